@@ -1,0 +1,3 @@
+module.exports = async function globalTeardown() {
+  if (globalThis.__CTS_INFRA__) await globalThis.__CTS_INFRA__.stop();
+};
