@@ -4,7 +4,7 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '**/*.cjs', '**/*.mjs', 'docs/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '**/*.cjs', '**/*.mjs', 'libs/*/index.js', 'apps/*/bin/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,1 +1,7 @@
-export const CONTRACTS_VERSION = 1;
+export * from './environment';
+export * from './ids';
+export * from './errors';
+export * from './envelope';
+export * from './contract';
+export * from './topics';
+export * from './accounts';

@@ -1,0 +1,15 @@
+import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { AccountEntity, VerifiedDomainEntity } from './accounts/account.entity';
+import { AccountsModule } from './accounts/accounts.module';
+import { ApiKeyEntity } from './api-keys/api-key.entity';
+import { migrations } from './migrations';
+
+export const accountService: ServiceDefinition = {
+  name: 'account-service',
+  schema: 'accounts',
+  entities: [AccountEntity, VerifiedDomainEntity, ApiKeyEntity],
+  migrations,
+  imports: [AccountsModule],
+};
+
+export const start = (runtime: Runtime) => startService(accountService, runtime);

@@ -1,0 +1,42 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity({ schema: 'accounts', name: 'accounts' })
+export class AccountEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Index('UQ_accounts_handle', { unique: true })
+  @Column({ type: 'text' })
+  handle!: string;
+
+  @Column({ type: 'text' })
+  type!: string;
+
+  @Column({ type: 'text', name: 'kyc_status' })
+  kycStatus!: string;
+
+  @Column({ type: 'text', name: 'public_key', nullable: true })
+  publicKey!: string | null;
+
+  @Column({ type: 'text', name: 'owner_account_id', nullable: true })
+  ownerAccountId!: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
+  updatedAt!: Date;
+}
+
+@Entity({ schema: 'accounts', name: 'verified_domains' })
+export class VerifiedDomainEntity {
+  @PrimaryColumn({ type: 'text' })
+  domain!: string;
+
+  @Index('IDX_verified_domains_account')
+  @Column({ type: 'text', name: 'account_id' })
+  accountId!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'verified_at' })
+  verifiedAt!: Date;
+}

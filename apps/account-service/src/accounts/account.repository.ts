@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { type AccountType, type KycStatus } from '@cts/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type AccountState } from './account.domain';
+import { AccountEntity, VerifiedDomainEntity } from './account.entity';
+
+const toState = (row: AccountEntity): AccountState => ({
+  id: row.id,
+  handle: row.handle,
+  type: row.type as AccountType,
+  kycStatus: row.kycStatus as KycStatus,
+  publicKey: row.publicKey,
+  createdAt: row.createdAt,
+});
+
+@Injectable()
+export class AccountRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<AccountState | null> {
+    const row = await manager.findOneBy(AccountEntity, { id });
+    return row ? toState(row) : null;
+  }
+
+  async handleExists(handle: string, manager: EntityManager): Promise<boolean> {
+    return manager.existsBy(AccountEntity, { handle });
+  }
+
+  async insert(account: Omit<AccountState, 'createdAt'>, manager: EntityManager): Promise<AccountState> {
+    const row = manager.create(AccountEntity, { ...account, ownerAccountId: null });
+    return toState(await manager.save(row));
+  }
+
+  async setKycStatus(id: string, kycStatus: KycStatus, manager: EntityManager): Promise<AccountState | null> {
+    await manager.update(AccountEntity, { id }, { kycStatus });
+    return this.findById(id, manager);
+  }
+
+  async findDomain(domain: string, manager: EntityManager): Promise<VerifiedDomainEntity | null> {
+    return manager.findOneBy(VerifiedDomainEntity, { domain });
+  }
+
+  async insertDomain(accountId: string, domain: string, manager: EntityManager): Promise<VerifiedDomainEntity> {
+    return manager.save(manager.create(VerifiedDomainEntity, { accountId, domain }));
+  }
+}

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { ApiKeyHandlers } from '../api-keys/api-key.handlers';
+import { ApiKeyRepository } from '../api-keys/api-key.repository';
+import { AccountHandlers } from './account.handlers';
+import { AccountRepository } from './account.repository';
+
+@Module({ providers: [AccountRepository, ApiKeyRepository, AccountHandlers, ApiKeyHandlers] })
+export class AccountsModule {}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineCommand } from '../contract';
+import { Environment } from '../environment';
+import { CommandTopics } from '../topics';
+import { Account, AccountType, ApiKey, ApiKeyName, Domain, Handle, KycStatus, Principal } from './account.schemas';
+
+const KeyHash = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * A new key as account-service stores it. The gateway generates the secret and sends only its keyed
+ * hash: the secret never travels on a topic and never reaches a database.
+ */
+export const NewApiKey = z.object({ name: ApiKeyName, environment: Environment, key_hash: KeyHash, prefix: z.string() });
+
+export const CreateAccount = defineCommand(
+  CommandTopics.accountCreate,
+  z.object({
+    handle: Handle,
+    type: AccountType,
+    kyc_status: KycStatus.default('unverified'),
+    api_keys: z.array(NewApiKey).max(4),
+  }),
+  z.object({ account: Account, api_keys: z.array(ApiKey) }),
+);
+
+export const GetAccount = defineCommand(CommandTopics.accountGet, z.object({ account_id: z.string() }), Account);
+
+export const SetKycStatus = defineCommand(
+  CommandTopics.accountSetKyc,
+  z.object({ account_id: z.string(), kyc_status: KycStatus }),
+  Account,
+);
+
+export const AddVerifiedDomain = defineCommand(
+  CommandTopics.accountAddDomain,
+  z.object({ account_id: z.string(), domain: Domain }),
+  z.object({ account_id: z.string(), domain: z.string(), verified_at: z.iso.datetime() }),
+);
+
+export const CreateApiKey = defineCommand(
+  CommandTopics.apiKeyCreate,
+  z.object({ account_id: z.string(), key: NewApiKey }),
+  ApiKey,
+);
+
+export const ListApiKeys = defineCommand(
+  CommandTopics.apiKeyList,
+  z.object({ account_id: z.string() }),
+  z.object({ api_keys: z.array(ApiKey) }),
+);
+
+export const RevokeApiKey = defineCommand(
+  CommandTopics.apiKeyRevoke,
+  z.object({ account_id: z.string(), key_id: z.string() }),
+  z.object({ api_key: ApiKey, key_hash: KeyHash }),
+);
+
+export const AuthenticateApiKey = defineCommand(CommandTopics.apiKeyAuthenticate, z.object({ key_hash: KeyHash }), Principal);
+
+export const RecordApiKeyUsage = defineCommand(
+  CommandTopics.apiKeyRecordUsage,
+  z.object({
+    usages: z.array(z.object({ key_id: z.string(), requests: z.number().int().positive(), last_used_at: z.iso.datetime() })).max(1000),
+  }),
+  z.object({ recorded: z.number().int() }),
+);

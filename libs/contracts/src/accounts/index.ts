@@ -1,0 +1,3 @@
+export * from './account.schemas';
+export * from './account.commands';
+export * from './account.events';

@@ -1,0 +1,54 @@
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import { Environment } from './environment';
+
+/** The metadata every command, reply and event carries (ARCHITECTURE §3). */
+export const EnvelopeMeta = z.object({
+  id: z.uuid(),
+  type: z.string().min(1),
+  version: z.number().int().positive(),
+  occurred_at: z.iso.datetime({ offset: false }),
+  correlation_id: z.string().min(1),
+  causation_id: z.string().nullable(),
+  environment: Environment.nullable(),
+  account_id: z.string().nullable(),
+});
+
+export type EnvelopeMeta = z.infer<typeof EnvelopeMeta>;
+export type Envelope<P = unknown> = EnvelopeMeta & { payload: P };
+
+export function envelopeSchema<P extends z.ZodType>(payload: P) {
+  return EnvelopeMeta.extend({ payload });
+}
+
+/** Who caused a message and on whose behalf: carried from the HTTP request into every message. */
+export interface MessageContext {
+  correlationId: string;
+  causationId?: string | null;
+  environment: Environment | null;
+  accountId: string | null;
+}
+
+export function createEnvelope<P>(type: string, version: number, payload: P, context: MessageContext): Envelope<P> {
+  return {
+    id: uuidv7(),
+    type,
+    version,
+    occurred_at: new Date().toISOString(),
+    correlation_id: context.correlationId,
+    causation_id: context.causationId ?? null,
+    environment: context.environment,
+    account_id: context.accountId,
+    payload,
+  };
+}
+
+/** The context of a message caused by another one: same correlation, causation = the cause's id. */
+export function contextFrom(cause: EnvelopeMeta): MessageContext {
+  return {
+    correlationId: cause.correlation_id,
+    causationId: cause.id,
+    environment: cause.environment,
+    accountId: cause.account_id,
+  };
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type ClientProxy } from '@nestjs/microservices';
+import {
+  type CommandContract,
+  createEnvelope,
+  envelopeSchema,
+  fail,
+  type MessageContext,
+  type RequestOf,
+  type ResponseOf,
+  type Result,
+  resultSchema,
+} from '@cts/contracts';
+import { firstValueFrom, timeout } from 'rxjs';
+import { z } from 'zod';
+
+export const COMMAND_CLIENT = Symbol('COMMAND_CLIENT');
+export const COMMAND_TIMEOUT_MS = Symbol('COMMAND_TIMEOUT_MS');
+
+/**
+ * Sends a command and waits for its reply, over whichever transport the client proxy is. The
+ * request is validated before it leaves and the reply when it arrives (STYLE.md rule 4).
+ */
+@Injectable()
+export class CommandBus {
+  private readonly logger = new Logger(CommandBus.name);
+
+  constructor(
+    @Inject(COMMAND_CLIENT) private readonly client: ClientProxy,
+    @Inject(COMMAND_TIMEOUT_MS) private readonly timeoutMs: number,
+  ) {}
+
+  async send<C extends CommandContract>(
+    contract: C,
+    payload: z.input<C['request']>,
+    context: MessageContext,
+  ): Promise<Result<ResponseOf<C>>> {
+    const request = contract.request.parse(payload) as RequestOf<C>;
+    const envelope = createEnvelope(contract.topic, contract.version, request, context);
+    let raw: unknown;
+    try {
+      raw = await firstValueFrom(this.client.send(contract.topic, envelope).pipe(timeout(this.timeoutMs)));
+    } catch (error) {
+      this.logger.error(`${contract.topic} got no reply: ${error instanceof Error ? error.message : String(error)}`);
+      return fail('service_unavailable', 'The service did not answer in time; retry with the same Idempotency-Key');
+    }
+    const reply = envelopeSchema(resultSchema(contract.response)).safeParse(raw);
+    if (!reply.success) {
+      this.logger.error(`${contract.topic} replied with an invalid message: ${reply.error.message}`);
+      return fail('internal_error', 'The service replied with an invalid message');
+    }
+    return reply.data.payload as Result<ResponseOf<C>>;
+  }
+}

@@ -1,0 +1,121 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { type Server } from '@nestjs/microservices';
+import {
+  type CommandContract,
+  contextFrom,
+  createEnvelope,
+  DomainError,
+  type Envelope,
+  EnvelopeMeta,
+  envelopeSchema,
+  type EventContract,
+  fail,
+  type Result,
+} from '@cts/contracts';
+import { randomUUID } from 'node:crypto';
+import { DeadLetters } from './dead-letters';
+import { COMMAND_HANDLER, EVENT_HANDLER } from './handler.decorators';
+
+type Method = (envelope: Envelope) => Promise<unknown>;
+
+interface Found<C> {
+  contract: C;
+  method: Method;
+}
+
+/**
+ * Finds the `@OnCommand` / `@OnEvent` methods of this application and registers them on its
+ * transport server, whichever it is (Kafka or in-process). Every message is validated against its
+ * contract before the handler runs; one that fails goes to the dead-letter topic with the reason.
+ */
+@Injectable()
+export class HandlerRegistrar {
+  private readonly logger = new Logger(HandlerRegistrar.name);
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+    private readonly deadLetters: DeadLetters,
+  ) {}
+
+  registerOn(server: Server, consumer: string): void {
+    for (const { contract, method } of this.find<CommandContract>(COMMAND_HANDLER)) {
+      server.addHandler(contract.topic, (data: unknown) => this.handleCommand(contract, method, data, consumer), false);
+    }
+    const eventsByTopic = new Map<string, Found<EventContract>[]>();
+    for (const found of this.find<EventContract>(EVENT_HANDLER)) {
+      eventsByTopic.set(found.contract.topic, [...(eventsByTopic.get(found.contract.topic) ?? []), found]);
+    }
+    for (const [topic, handlers] of eventsByTopic) {
+      server.addHandler(topic, (data: unknown) => this.handleEvent(topic, handlers, data, consumer), true);
+    }
+  }
+
+  private find<C>(key: symbol): Found<C>[] {
+    const wrappers = [...this.discovery.getProviders(), ...this.discovery.getControllers()];
+    return wrappers.flatMap((wrapper) => {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) {
+        return [];
+      }
+      const prototype = Object.getPrototypeOf(instance) as object;
+      return this.scanner.getAllMethodNames(prototype).flatMap((name) => {
+        const method = instance[name];
+        const contract = typeof method === 'function' ? this.reflector.get<C | undefined>(key, method) : undefined;
+        return contract && typeof method === 'function' ? [{ contract, method: (method as Method).bind(instance) }] : [];
+      });
+    });
+  }
+
+  private async handleCommand(contract: CommandContract, method: Method, data: unknown, consumer: string): Promise<Envelope> {
+    const parsed = envelopeSchema(contract.request).safeParse(data);
+    if (!parsed.success) {
+      await this.deadLetters.send(contract.topic, consumer, data, parsed.error.message);
+      return this.reply(contract, data, fail('invalid_message', `The ${contract.topic} message failed validation`));
+    }
+    const result = await this.run(contract.topic, () => method(parsed.data as Envelope) as Promise<Result<unknown>>);
+    return this.reply(contract, parsed.data, result);
+  }
+
+  private async handleEvent(topic: string, handlers: Found<EventContract>[], data: unknown, consumer: string): Promise<void> {
+    const meta = EnvelopeMeta.safeParse(data);
+    if (!meta.success) {
+      await this.deadLetters.send(topic, consumer, data, meta.error.message);
+      return;
+    }
+    const handler = handlers.find((h) => h.contract.type === meta.data.type);
+    if (!handler) {
+      return; // Another event type of the family: not this service's concern.
+    }
+    const parsed = envelopeSchema(handler.contract.payload).safeParse(data);
+    if (!parsed.success) {
+      await this.deadLetters.send(topic, consumer, data, parsed.error.message);
+      return;
+    }
+    // A transient failure propagates: the transport redelivers, and the handler's inbox makes that safe.
+    await handler.method(parsed.data as Envelope);
+  }
+
+  private async run(topic: string, call: () => Promise<Result<unknown>>): Promise<Result<unknown>> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof DomainError) {
+        return { ok: false, error: error.toBody() };
+      }
+      const errorId = randomUUID();
+      this.logger.error(`${topic} handler failed (error id ${errorId}): ${error instanceof Error ? error.stack : String(error)}`);
+      return fail('internal_error', `An internal error occurred (error id ${errorId})`);
+    }
+  }
+
+  private reply(contract: CommandContract, cause: unknown, result: Result<unknown>): Envelope {
+    const meta = EnvelopeMeta.safeParse(cause);
+    const context = meta.success
+      ? contextFrom(meta.data)
+      : { correlationId: 'unknown', causationId: null, environment: null, accountId: null };
+    return createEnvelope(`${contract.topic}.reply`, contract.version, result, context);
+  }
+}

@@ -1,0 +1,97 @@
+import { Logger } from '@nestjs/common';
+
+type CommandHandler = (data: unknown) => Promise<unknown>;
+type EventHandler = (data: unknown) => Promise<void>;
+
+interface GroupSubscription {
+  handler: EventHandler;
+  queue: Promise<void>;
+}
+
+const RETRY_DELAYS_MS = [50, 200, 1000, 5000];
+
+/**
+ * The one-process mode's broker: same topic names and JSON envelopes as Kafka. Messages cross it as
+ * JSON text, so no object is shared between sender and receiver, exactly as over the network.
+ * Each consumer group gets every event of a topic, in publication order; a failing handler is
+ * retried like a Kafka consumer that did not commit, then the message goes to `<topic>.dlq`.
+ */
+export class InProcessBus {
+  private readonly logger = new Logger(InProcessBus.name);
+  private readonly commandHandlers = new Map<string, CommandHandler>();
+  private readonly subscriptions = new Map<string, Map<string, GroupSubscription>>();
+  readonly deadLetters: { topic: string; value: string }[] = [];
+
+  registerCommand(topic: string, handler: CommandHandler): void {
+    this.commandHandlers.set(topic, handler);
+  }
+
+  unregisterCommand(topic: string): void {
+    this.commandHandlers.delete(topic);
+  }
+
+  subscribe(topic: string, groupId: string, handler: EventHandler): void {
+    const groups = this.subscriptions.get(topic) ?? new Map<string, GroupSubscription>();
+    groups.set(groupId, { handler, queue: Promise.resolve() });
+    this.subscriptions.set(topic, groups);
+  }
+
+  unsubscribe(topic: string, groupId: string): void {
+    this.subscriptions.get(topic)?.delete(groupId);
+  }
+
+  async request(topic: string, data: unknown): Promise<unknown> {
+    const handler = this.commandHandlers.get(topic);
+    if (!handler) {
+      throw new Error(`No handler is registered for ${topic}`);
+    }
+    const reply = await handler(JSON.parse(JSON.stringify(data)));
+    return reply === undefined ? undefined : JSON.parse(JSON.stringify(reply));
+  }
+
+  publish(topic: string, value: string): void {
+    if (topic.endsWith('.dlq')) {
+      this.deadLetters.push({ topic, value });
+    }
+    for (const [groupId, subscription] of this.subscriptions.get(topic) ?? []) {
+      subscription.queue = subscription.queue.then(() => this.deliver(topic, groupId, subscription.handler, value));
+    }
+  }
+
+  /** Resolves when every message published so far has been handled by every group. */
+  async drain(): Promise<void> {
+    for (;;) {
+      const queues = [...this.subscriptions.values()].flatMap((groups) => [...groups.values()].map((s) => s.queue));
+      await Promise.all(queues);
+      const after = [...this.subscriptions.values()].flatMap((groups) => [...groups.values()].map((s) => s.queue));
+      if (after.every((queue, i) => queue === queues[i])) {
+        return;
+      }
+    }
+  }
+
+  private async deliver(topic: string, groupId: string, handler: EventHandler, value: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await handler(JSON.parse(value));
+        return;
+      } catch (error) {
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (delay === undefined) {
+          this.logger.error(`${groupId} gave up on a message of ${topic}: ${String(error)}`);
+          this.publish(`${topic}.dlq`, JSON.stringify({ reason: String(error), consumer: groupId, original: value }));
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+}
+
+let defaultBus: InProcessBus | undefined;
+
+/** The process-wide bus shared by every module of the one-process mode. */
+export function defaultInProcessBus(): InProcessBus {
+  defaultBus ??= new InProcessBus();
+  return defaultBus;
+}

@@ -1,0 +1,102 @@
+import { type CustomTransportStrategy, ClientProxy, type ReadPacket, Server, type WritePacket } from '@nestjs/microservices';
+import { lastValueFrom, type Observable, isObservable } from 'rxjs';
+import { MessagePublisher, type OutgoingMessage } from '../publisher';
+import { type InProcessBus } from './in-process-bus';
+
+export const IN_PROCESS_TRANSPORT = Symbol('in-process');
+
+/** Nest transport server over the in-process bus: registers this service's handlers under its group. */
+export class InProcessServer extends Server implements CustomTransportStrategy {
+  override readonly transportId = IN_PROCESS_TRANSPORT;
+
+  constructor(
+    private readonly bus: InProcessBus,
+    private readonly groupId: string,
+  ) {
+    super();
+  }
+
+  listen(callback: () => void): void {
+    for (const [pattern, handler] of this.messageHandlers) {
+      if (handler.isEventHandler) {
+        this.bus.subscribe(pattern, this.groupId, async (data) => {
+          await settle(await handler(data));
+        });
+      } else {
+        this.bus.registerCommand(pattern, async (data) => settle(await handler(data)));
+      }
+    }
+    callback();
+  }
+
+  close(): void {
+    for (const [pattern, handler] of this.messageHandlers) {
+      if (handler.isEventHandler) {
+        this.bus.unsubscribe(pattern, this.groupId);
+      } else {
+        this.bus.unregisterCommand(pattern);
+      }
+    }
+  }
+
+  on(): void {
+    // The in-process transport has no connection events.
+  }
+
+  unwrap<T>(): T {
+    return this.bus as T;
+  }
+}
+
+async function settle(result: unknown): Promise<unknown> {
+  return isObservable(result) ? lastValueFrom(result as Observable<unknown>, { defaultValue: undefined }) : result;
+}
+
+/** Nest client proxy over the in-process bus: `send` is a request/reply, `emit` a publish. */
+export class InProcessClient extends ClientProxy {
+  constructor(private readonly bus: InProcessBus) {
+    super();
+  }
+
+  async connect(): Promise<void> {
+    // Nothing to connect: the bus lives in this process.
+  }
+
+  close(): void {
+    // Nothing to release.
+  }
+
+  unwrap<T>(): T {
+    return this.bus as T;
+  }
+
+  protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    this.bus.request(this.normalizePattern(packet.pattern), packet.data).then(
+      (response) => callback({ response, isDisposed: true }),
+      (err: unknown) => callback({ err, isDisposed: true }),
+    );
+    return () => undefined;
+  }
+
+  protected dispatchEvent<T>(packet: ReadPacket): Promise<T> {
+    this.bus.publish(this.normalizePattern(packet.pattern), JSON.stringify(packet.data));
+    return Promise.resolve(undefined as T);
+  }
+}
+
+export class InProcessPublisher extends MessagePublisher {
+  constructor(private readonly bus: InProcessBus) {
+    super();
+  }
+
+  publish(messages: OutgoingMessage[]): Promise<void> {
+    for (const message of messages) {
+      this.bus.publish(message.topic, message.value);
+    }
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

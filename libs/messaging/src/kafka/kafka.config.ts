@@ -1,0 +1,62 @@
+import { type KafkaOptions } from '@nestjs/microservices';
+import { logLevel } from 'kafkajs';
+
+export interface KafkaSettings {
+  brokers: string[];
+  clientId: string;
+  /** Appended to consumer group ids so parallel test runs never share a group. */
+  groupSuffix?: string;
+}
+
+export function parseBrokers(value: string): string[] {
+  return value
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter(Boolean);
+}
+
+const clientConfig = (settings: KafkaSettings) => ({
+  brokers: settings.brokers,
+  clientId: settings.clientId,
+  logLevel: logLevel.WARN,
+  retry: { retries: 8, initialRetryTime: 200 },
+});
+
+export const groupIdFor = (service: string, settings: KafkaSettings) => `${service}${settings.groupSuffix ?? ''}`;
+
+/**
+ * The Kafka server of a service: one consumer group per service, so replicas share partitions.
+ * New groups start from the beginning of a topic: nothing published before a service first joined
+ * is skipped. Commands are latency-sensitive, so the broker is polled every 100 ms, not every 5 s.
+ */
+export function kafkaServerOptions(service: string, settings: KafkaSettings): Required<KafkaOptions>['options'] {
+  return {
+    client: clientConfig(settings),
+    consumer: {
+      groupId: groupIdFor(service, settings),
+      maxWaitTimeInMs: 100,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+      allowAutoTopicCreation: false,
+    },
+    subscribe: { fromBeginning: true },
+    producer: { allowAutoTopicCreation: false },
+    postfixId: '',
+  };
+}
+
+/** The gateway's request/reply client: replicas share the reply topics' partitions in one group. */
+export function kafkaClientOptions(settings: KafkaSettings): Required<KafkaOptions>['options'] {
+  return {
+    client: clientConfig(settings),
+    consumer: {
+      groupId: groupIdFor('gateway-replies', settings),
+      maxWaitTimeInMs: 50,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+      allowAutoTopicCreation: false,
+    },
+    producer: { allowAutoTopicCreation: false },
+    postfixId: '',
+  };
+}

@@ -1,0 +1,90 @@
+import {
+  createEnvelope,
+  type Envelope,
+  type EnvelopeMeta,
+  type EventContract,
+  type MessageContext,
+  type PayloadOf,
+} from '@cts/contracts';
+import { type DataSource, type EntityManager } from 'typeorm';
+
+/** A database transaction that can also record events: they are published only if it commits. */
+export interface Transaction {
+  readonly manager: EntityManager;
+  emit<E extends EventContract>(event: E, key: string, payload: PayloadOf<E>, context: MessageContext): Promise<Envelope<PayloadOf<E>>>;
+}
+
+/**
+ * State and events in one Postgres transaction (the outbox), and each handled message recorded in
+ * the inbox so a redelivery has no second effect.
+ */
+export class UnitOfWork {
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schema: string,
+  ) {}
+
+  /** Called after every commit that recorded events (the outbox relay publishes at once). */
+  onEventsCommitted(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    let emitted = 0;
+    const result = await this.dataSource.transaction(async (manager) => {
+      const tx = this.transaction(manager, () => emitted++);
+      return work(tx);
+    });
+    if (emitted > 0) {
+      this.listeners.forEach((listener) => listener());
+    }
+    return result;
+  }
+
+  /**
+   * Runs `work` once per message and consumer. A duplicate gets the first run's stored result
+   * instead of a second effect; a concurrent duplicate waits on the inbox row's lock, then sees it.
+   */
+  async once<T>(message: EnvelopeMeta, consumer: string, work: (tx: Transaction) => Promise<T>): Promise<{ duplicate: boolean; value: T }> {
+    return this.run(async (tx) => {
+      const inserted: unknown[] = await tx.manager.query(
+        `INSERT INTO "${this.schema}"."inbox" (message_id, consumer) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING message_id`,
+        [message.id, consumer],
+      );
+      if (inserted.length === 0) {
+        const rows: { reply: T }[] = await tx.manager.query(
+          `SELECT reply FROM "${this.schema}"."inbox" WHERE message_id = $1 AND consumer = $2`,
+          [message.id, consumer],
+        );
+        return { duplicate: true, value: rows[0]?.reply as T };
+      }
+      const value = await work(tx);
+      await tx.manager.query(`UPDATE "${this.schema}"."inbox" SET reply = $3 WHERE message_id = $1 AND consumer = $2`, [
+        message.id,
+        consumer,
+        JSON.stringify(value ?? null),
+      ]);
+      return { duplicate: false, value };
+    });
+  }
+
+  private transaction(manager: EntityManager, onEmit: () => void): Transaction {
+    const schema = this.schema;
+    return {
+      manager,
+      async emit(event, key, payload, context) {
+        const envelope = createEnvelope(event.type, event.version, event.payload.parse(payload) as PayloadOf<typeof event>, context);
+        onEmit();
+        await manager.query(`INSERT INTO "${schema}"."outbox" (id, topic, key, envelope) VALUES ($1, $2, $3, $4)`, [
+          envelope.id,
+          event.topic,
+          key,
+          JSON.stringify(envelope),
+        ]);
+        return envelope;
+      },
+    };
+  }
+}

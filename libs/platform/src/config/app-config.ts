@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+/** Every environment variable the apps read (docs/operations.md documents each). */
+export const AppConfigSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  CTS_DATA_DIR: z.string().default('./.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_TOKEN: z.string().min(24).optional(),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  KAFKA_BROKERS: z.string().optional(),
+  KAFKA_GROUP_SUFFIX: z.string().default(''),
+  KAFKA_PROVISION_TOPICS: flag.default(true),
+  COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
+  CUSTODY_MASTER_KEY: z.string().optional(),
+  DATA_SEALING_KEY: z.string().optional(),
+  API_KEY_HASH_KEY: z.string().optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  MIGRATE_ON_START: flag,
+  WEBHOOK_RETRY_SCHEDULE: z.string().default('10s,1m,5m,30m,1h,2h,4h,8h'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+});
+
+export type AppConfig = z.infer<typeof AppConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = AppConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}

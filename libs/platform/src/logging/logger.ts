@@ -1,0 +1,68 @@
+import { type LoggerService } from '@nestjs/common';
+import pino, { type Logger, type DestinationStream } from 'pino';
+
+/**
+ * Fields never written to a log: secrets, and amounts (a confidential transfer's amount must not
+ * appear in any log line). Pino censors these paths at any of the first four levels of nesting.
+ */
+const SENSITIVE_FIELDS = [
+  'amount',
+  'amounts',
+  'memo',
+  'authorization',
+  'Authorization',
+  'secret',
+  'api_key',
+  'key',
+  'token',
+  'password',
+  'decryption_key',
+  'decryption_proof',
+  'x-decryption-proof',
+  'cookie',
+];
+
+export const REDACTED_PATHS = SENSITIVE_FIELDS.flatMap((field) => [
+  field,
+  `*.${field}`,
+  `*.*.${field}`,
+  `*.*.*.${field}`,
+]);
+
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+}
+
+/** Nest's logger interface over pino: framework logs come out as the same structured JSON lines. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string): void {
+    this.logger.info({ context }, String(message));
+  }
+
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ context, trace }, String(message));
+  }
+
+  warn(message: unknown, context?: string): void {
+    this.logger.warn({ context }, String(message));
+  }
+
+  debug(message: unknown, context?: string): void {
+    this.logger.debug({ context }, String(message));
+  }
+
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace({ context }, String(message));
+  }
+}

@@ -1,0 +1,2 @@
+export const RUNTIME = Symbol('RUNTIME');
+export const SERVICE_NAME = Symbol('SERVICE_NAME');

@@ -1,0 +1,60 @@
+import { type InProcessBus, type KafkaSettings, defaultInProcessBus, parseBrokers } from '@cts/messaging';
+import { startEmbeddedPostgres } from '@cts/persistence';
+import { type Logger } from 'pino';
+import { type AppConfig } from '../config/app-config';
+import { resolveSecrets, type Secrets } from '../config/secrets';
+import { CacheStore } from '../cache/cache-store';
+import { MemoryCacheStore } from '../cache/memory-cache.store';
+import { RedisCacheStore } from '../cache/redis-cache.store';
+import { createLogger } from '../logging/logger';
+
+/**
+ * What differs between the two modes, decided once at start: the same modules are wired to these
+ * adapters (ARCHITECTURE §2). Services never look at `mode` themselves.
+ */
+export interface Runtime {
+  mode: 'embedded' | 'distributed';
+  config: AppConfig;
+  secrets: Secrets;
+  databaseUrl: string;
+  /** The in-process broker (embedded mode). */
+  bus?: InProcessBus;
+  /** Kafka connection settings (distributed mode). */
+  kafka?: KafkaSettings;
+  logger: (name: string) => Logger;
+  createCache(): CacheStore;
+  /** Releases what the runtime itself started (the embedded database). */
+  stop(): Promise<void>;
+}
+
+export async function createEmbeddedRuntime(config: AppConfig): Promise<Runtime> {
+  const postgres = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.CTS_DATA_DIR);
+  const cache = new MemoryCacheStore();
+  return {
+    mode: 'embedded',
+    config,
+    secrets: resolveSecrets(config, true),
+    databaseUrl: config.DATABASE_URL ?? postgres?.url ?? '',
+    bus: defaultInProcessBus(),
+    logger: (name) => createLogger(name, config.LOG_LEVEL),
+    createCache: () => cache,
+    stop: async () => postgres?.stop(),
+  };
+}
+
+export function createDistributedRuntime(config: AppConfig, clientId: string): Runtime {
+  if (!config.DATABASE_URL || !config.KAFKA_BROKERS) {
+    throw new Error('The distributed mode needs DATABASE_URL and KAFKA_BROKERS');
+  }
+  const redisUrl = config.REDIS_URL;
+  return {
+    mode: 'distributed',
+    config,
+    secrets: resolveSecrets(config, false),
+    databaseUrl: config.DATABASE_URL,
+    kafka: { brokers: parseBrokers(config.KAFKA_BROKERS), clientId, groupSuffix: config.KAFKA_GROUP_SUFFIX },
+    logger: (name) => createLogger(name, config.LOG_LEVEL),
+    createCache: () => (redisUrl ? new RedisCacheStore(redisUrl) : new MemoryCacheStore()),
+    stop: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,124 @@
+import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
+import { DiscoveryModule, NestFactory } from '@nestjs/core';
+import { type CustomTransportStrategy, type Server, ServerKafka } from '@nestjs/microservices';
+import { TerminusModule } from '@nestjs/terminus';
+import { allTopicSpecs } from '@cts/contracts';
+import {
+  DeadLetters,
+  HandlerRegistrar,
+  InProcessPublisher,
+  InProcessServer,
+  KafkaPublisher,
+  kafkaServerOptions,
+  MessagePublisher,
+  OutboxRelay,
+  provisionTopics,
+} from '@cts/messaging';
+import { createServiceDataSource, runMigrations, UnitOfWork, type ServiceDataSourceOptions } from '@cts/persistence';
+import { DataSource } from 'typeorm';
+import { HealthController } from '../health/health.controller';
+import { READINESS_PROBES, type ReadinessProbe } from '../health/readiness';
+import { PinoNestLogger } from '../logging/logger';
+import { type Runtime } from './runtime';
+import { RUNTIME, SERVICE_NAME } from './runtime.tokens';
+
+/** What makes a service: its name (consumer group), its schema, and its feature modules. */
+export interface ServiceDefinition {
+  name: string;
+  schema: string;
+  entities: ServiceDataSourceOptions['entities'];
+  migrations: ServiceDataSourceOptions['migrations'];
+  imports: (Type | DynamicModule)[];
+}
+
+export interface RunningApp {
+  name: string;
+  app: INestApplication;
+  close(): Promise<void>;
+}
+
+@Module({})
+class ServiceRootModule {}
+
+export function dataSourceFor(definition: ServiceDefinition, url: string): DataSource {
+  return createServiceDataSource({ schema: definition.schema, url, entities: definition.entities, migrations: definition.migrations });
+}
+
+/**
+ * Starts one service on either transport: the in-process bus (one-process mode) or Kafka, with its
+ * own DataSource, outbox relay and dead-letter publisher. In the distributed mode it also serves
+ * `/healthz` and `/readyz` on HEALTH_PORT.
+ */
+export async function startService(definition: ServiceDefinition, runtime: Runtime): Promise<RunningApp> {
+  const { config } = runtime;
+  const dataSource = dataSourceFor(definition, runtime.databaseUrl);
+  await dataSource.initialize();
+  if (runtime.mode === 'embedded' || config.MIGRATE_ON_START) {
+    await runMigrations(dataSource, definition.schema);
+  }
+  if (runtime.kafka && config.KAFKA_PROVISION_TOPICS) {
+    await provisionTopics(runtime.kafka.brokers, allTopicSpecs());
+  }
+  const publisher: MessagePublisher = runtime.bus ? new InProcessPublisher(runtime.bus) : new KafkaPublisher(requireKafka(runtime));
+  const server = (
+    runtime.bus
+      ? new InProcessServer(runtime.bus, definition.name)
+      : new ServerKafka(kafkaServerOptions(definition.name, requireKafka(runtime)))
+  ) as unknown as Server & CustomTransportStrategy;
+  let transportStatus = runtime.bus ? 'connected' : 'disconnected';
+  server.status.subscribe((status) => (transportStatus = String(status)));
+
+  const relay = new OutboxRelay(dataSource, publisher, { schema: definition.schema });
+  const unitOfWork = new UnitOfWork(dataSource, definition.schema);
+  unitOfWork.onEventsCommitted(() => relay.kick());
+  const probes: ReadinessProbe[] = [{ name: 'broker', check: () => Promise.resolve(transportStatus === 'connected') }];
+
+  const root: DynamicModule = {
+    module: ServiceRootModule,
+    global: true,
+    imports: [DiscoveryModule, TerminusModule, ...definition.imports],
+    controllers: runtime.mode === 'distributed' ? [HealthController] : [],
+    providers: [
+      { provide: RUNTIME, useValue: runtime },
+      { provide: SERVICE_NAME, useValue: definition.name },
+      { provide: DataSource, useValue: dataSource },
+      { provide: UnitOfWork, useValue: unitOfWork },
+      { provide: MessagePublisher, useValue: publisher },
+      { provide: OutboxRelay, useValue: relay },
+      { provide: READINESS_PROBES, useValue: probes },
+      DeadLetters,
+      HandlerRegistrar,
+    ],
+    exports: [RUNTIME, SERVICE_NAME, DataSource, UnitOfWork, MessagePublisher, OutboxRelay, DeadLetters],
+  };
+  const app = await NestFactory.create(root, { logger: new PinoNestLogger(runtime.logger(definition.name)), abortOnError: false });
+  app.connectMicroservice({ strategy: server });
+  app.get(HandlerRegistrar).registerOn(server, definition.name);
+  await app.startAllMicroservices();
+  relay.start();
+  if (runtime.mode === 'distributed') {
+    await app.listen(config.HEALTH_PORT, '0.0.0.0');
+  } else {
+    await app.init();
+  }
+
+  return {
+    name: definition.name,
+    app,
+    // Stop taking work first (the consumer leaves its group after in-flight messages finish and
+    // offsets are committed), then flush the outbox, then release connections.
+    async close() {
+      await app.close();
+      await relay.stop();
+      await publisher.close();
+      await dataSource.destroy();
+    },
+  };
+}
+
+function requireKafka(runtime: Runtime) {
+  if (!runtime.kafka) {
+    throw new Error('Kafka settings are missing');
+  }
+  return runtime.kafka;
+}
