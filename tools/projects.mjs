@@ -14,3 +14,14 @@ export function listProjects() {
       }),
   );
 }
+
+/** Builds what changed; in a production image (no swc: dev dependencies pruned) uses dist as it is. */
+export async function buildIfPossible() {
+  try {
+    const { build } = await import('./build.mjs');
+    return await build();
+  } catch (error) {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('@swc/core')) return 0;
+    throw error;
+  }
+}

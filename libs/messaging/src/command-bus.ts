@@ -15,6 +15,9 @@ import { firstValueFrom, timeout } from 'rxjs';
 import { z } from 'zod';
 
 export const COMMAND_CLIENT = Symbol('COMMAND_CLIENT');
+
+/** Any Nest client proxy (Kafka or in-process): only its request/reply side is used. */
+export type CommandClient = Pick<ClientProxy, 'send'>;
 export const COMMAND_TIMEOUT_MS = Symbol('COMMAND_TIMEOUT_MS');
 
 /**
@@ -26,7 +29,7 @@ export class CommandBus {
   private readonly logger = new Logger(CommandBus.name);
 
   constructor(
-    @Inject(COMMAND_CLIENT) private readonly client: ClientProxy,
+    @Inject(COMMAND_CLIENT) private readonly client: CommandClient,
     @Inject(COMMAND_TIMEOUT_MS) private readonly timeoutMs: number,
   ) {}
 

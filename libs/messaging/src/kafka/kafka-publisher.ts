@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 import { MessagePublisher, type OutgoingMessage } from '../publisher';
 import { type KafkaSettings } from './kafka.config';
 
@@ -9,8 +9,18 @@ export class KafkaPublisher extends MessagePublisher {
 
   constructor(settings: KafkaSettings) {
     super();
-    const kafka = new Kafka({ brokers: settings.brokers, clientId: `${settings.clientId}-publisher`, logLevel: logLevel.WARN });
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    const kafka = new Kafka({
+      brokers: settings.brokers,
+      clientId: `${settings.clientId}-publisher`,
+      logLevel: logLevel.WARN,
+      ...(settings.logCreator ? { logCreator: settings.logCreator } : {}),
+    });
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
   }
 
   async publish(messages: OutgoingMessage[]): Promise<void> {

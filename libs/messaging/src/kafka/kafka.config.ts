@@ -1,11 +1,13 @@
 import { type KafkaOptions } from '@nestjs/microservices';
-import { logLevel } from 'kafkajs';
+import { type logCreator, logLevel, Partitioners } from 'kafkajs';
 
 export interface KafkaSettings {
   brokers: string[];
   clientId: string;
   /** Appended to consumer group ids so parallel test runs never share a group. */
   groupSuffix?: string;
+  /** Where kafkajs logs go (the app's structured logger); its own console logger otherwise. */
+  logCreator?: logCreator;
 }
 
 export function parseBrokers(value: string): string[] {
@@ -19,6 +21,7 @@ const clientConfig = (settings: KafkaSettings) => ({
   brokers: settings.brokers,
   clientId: settings.clientId,
   logLevel: logLevel.WARN,
+  ...(settings.logCreator ? { logCreator: settings.logCreator } : {}),
   retry: { retries: 8, initialRetryTime: 200 },
 });
 
@@ -40,7 +43,7 @@ export function kafkaServerOptions(service: string, settings: KafkaSettings): Re
       allowAutoTopicCreation: false,
     },
     subscribe: { fromBeginning: true },
-    producer: { allowAutoTopicCreation: false },
+    producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
     postfixId: '',
   };
 }
@@ -56,7 +59,7 @@ export function kafkaClientOptions(settings: KafkaSettings): Required<KafkaOptio
       heartbeatInterval: 3_000,
       allowAutoTopicCreation: false,
     },
-    producer: { allowAutoTopicCreation: false },
+    producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
     postfixId: '',
   };
 }

@@ -1,4 +1,5 @@
 import { type LoggerService } from '@nestjs/common';
+import { type logCreator, logLevel } from 'kafkajs';
 import pino, { type Logger, type DestinationStream } from 'pino';
 
 /**
@@ -65,4 +66,20 @@ export class PinoNestLogger implements LoggerService {
   verbose(message: unknown, context?: string): void {
     this.logger.trace({ context }, String(message));
   }
+}
+
+/** kafkajs logs as structured lines of the app's logger; retriable broker errors are warnings, not errors. */
+export function kafkaLogCreator(logger: Logger): logCreator {
+  const child = logger.child({ context: 'kafkajs' });
+  return () =>
+    ({ level, log }) => {
+      const { message, ...extra } = log;
+      if (level === logLevel.ERROR || level === logLevel.WARN) {
+        child.warn(extra, message);
+      } else if (level === logLevel.INFO) {
+        child.info(extra, message);
+      } else {
+        child.debug(extra, message);
+      }
+    };
 }

@@ -6,7 +6,7 @@ import { resolveSecrets, type Secrets } from '../config/secrets';
 import { CacheStore } from '../cache/cache-store';
 import { MemoryCacheStore } from '../cache/memory-cache.store';
 import { RedisCacheStore } from '../cache/redis-cache.store';
-import { createLogger } from '../logging/logger';
+import { createLogger, kafkaLogCreator } from '../logging/logger';
 
 /**
  * What differs between the two modes, decided once at start: the same modules are wired to these
@@ -52,7 +52,12 @@ export function createDistributedRuntime(config: AppConfig, clientId: string): R
     config,
     secrets: resolveSecrets(config, false),
     databaseUrl: config.DATABASE_URL,
-    kafka: { brokers: parseBrokers(config.KAFKA_BROKERS), clientId, groupSuffix: config.KAFKA_GROUP_SUFFIX },
+    kafka: {
+      brokers: parseBrokers(config.KAFKA_BROKERS),
+      clientId,
+      groupSuffix: config.KAFKA_GROUP_SUFFIX,
+      logCreator: kafkaLogCreator(createLogger(clientId, config.LOG_LEVEL)),
+    },
     logger: (name) => createLogger(name, config.LOG_LEVEL),
     createCache: () => (redisUrl ? new RedisCacheStore(redisUrl) : new MemoryCacheStore()),
     stop: () => Promise.resolve(),

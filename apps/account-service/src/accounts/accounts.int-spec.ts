@@ -1,0 +1,111 @@
+import {
+  AuthenticateApiKey,
+  createEnvelope,
+  CreateAccount,
+  EventTopics,
+  GetAccount,
+  RecordApiKeyUsage,
+  RevokeApiKey,
+  ListApiKeys,
+} from '@cts/contracts';
+import { type RunningApp } from '@cts/platform';
+import { createTestDatabase, eventually, inProcessCommandBus, inProcessTestRuntime, type TestDatabase } from '@cts/testing';
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { start } from '../account-service';
+
+const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+const context = { correlationId: 'req_test', environment: null, accountId: null };
+
+describe('account-service over the in-process bus on a real PostgreSQL', () => {
+  let db: TestDatabase;
+  let service: RunningApp;
+  let runtime: ReturnType<typeof inProcessTestRuntime>;
+  const published: { type: string; account_id: string | null }[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    runtime = inProcessTestRuntime(db.url);
+    runtime.bus.subscribe(EventTopics.account, 'test-observer', (data) => {
+      published.push(data as { type: string; account_id: string | null });
+      return Promise.resolve();
+    });
+    service = await start(runtime);
+  });
+
+  afterAll(async () => {
+    await service.close();
+    await db.drop();
+  });
+
+  const newAccount = (handle: string) => ({
+    handle,
+    type: 'personal' as const,
+    kyc_status: 'verified' as const,
+    api_keys: [{ name: 'default', environment: 'test' as const, key_hash: hash(`${handle}-test`), prefix: 'svc_test_abcd' }],
+  });
+
+  it('creates an account with its keys and publishes account.created through the outbox', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const created = await bus.send(CreateAccount, newAccount('@alice'), context);
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    expect(created.value.account).toMatchObject({ handle: '@alice', type: 'personal', kyc_status: 'verified' });
+    expect(created.value.api_keys).toHaveLength(1);
+    const fetched = await bus.send(GetAccount, { account_id: created.value.account.account_id }, context);
+    expect(fetched).toEqual({ ok: true, value: created.value.account });
+    await eventually(() => expect(published.filter((e) => e.type === 'account.created')).toHaveLength(1));
+  });
+
+  it('refuses a taken handle, also when two creations race', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const results = await Promise.all([bus.send(CreateAccount, newAccount('@bob'), context), bus.send(CreateAccount, newAccount('@bob'), context)]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(['handle_taken']);
+  });
+
+  it('gives a redelivered command its first reply and no second effect', async () => {
+    const envelope = createEnvelope(CreateAccount.topic, 1, CreateAccount.request.parse(newAccount('@carol')), context);
+    const first = await runtime.bus.request(CreateAccount.topic, envelope);
+    const second = await runtime.bus.request(CreateAccount.topic, envelope);
+    expect((second as { payload: unknown }).payload).toEqual((first as { payload: unknown }).payload);
+    const [{ count }] = (await service.app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS count FROM accounts.accounts WHERE handle = '@carol'`)) as [{ count: number }];
+    expect(count).toBe(1);
+  });
+
+  it('authenticates a key by its hash until it is revoked', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const created = await bus.send(CreateAccount, newAccount('@dave'), context);
+    if (!created.ok) throw new Error('setup failed');
+    const keyHash = hash('@dave-test');
+    const principal = await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context);
+    expect(principal).toEqual({ ok: true, value: { account_id: created.value.account.account_id, key_id: created.value.api_keys[0]?.key_id, environment: 'test' } });
+    const revoked = await bus.send(RevokeApiKey, { account_id: created.value.account.account_id, key_id: created.value.api_keys[0]?.key_id ?? '' }, context);
+    expect(revoked.ok && revoked.value.key_hash).toBe(keyHash);
+    expect(await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+  });
+
+  it('never revokes another account’s key', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const owner = await bus.send(CreateAccount, newAccount('@erin'), context);
+    const other = await bus.send(CreateAccount, newAccount('@frank'), context);
+    if (!owner.ok || !other.ok) throw new Error('setup failed');
+    const attempt = await bus.send(RevokeApiKey, { account_id: other.value.account.account_id, key_id: owner.value.api_keys[0]?.key_id ?? '' }, context);
+    expect(attempt).toMatchObject({ ok: false, error: { code: 'api_key_not_found' } });
+  });
+
+  it('adds flushed usage counts exactly once and keeps the latest use time', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const created = await bus.send(CreateAccount, newAccount('@gina'), context);
+    if (!created.ok) throw new Error('setup failed');
+    const keyId = created.value.api_keys[0]?.key_id ?? '';
+    const flush = createEnvelope(RecordApiKeyUsage.topic, 1, { usages: [{ key_id: keyId, requests: 3, last_used_at: '2026-01-02T00:00:00.000Z' }] }, context);
+    await runtime.bus.request(RecordApiKeyUsage.topic, flush);
+    await runtime.bus.request(RecordApiKeyUsage.topic, flush);
+    await bus.send(RecordApiKeyUsage, { usages: [{ key_id: keyId, requests: 2, last_used_at: '2026-01-01T00:00:00.000Z' }] }, context);
+    const listed = await bus.send(ListApiKeys, { account_id: created.value.account.account_id }, context);
+    expect(listed.ok && listed.value.api_keys[0]).toMatchObject({ request_count: 5, last_used_at: '2026-01-02T00:00:00.000Z' });
+  });
+});

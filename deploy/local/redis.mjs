@@ -1,0 +1,120 @@
+// Redis from Debian's `redis-server` binary (see install-prereqs.sh), one throwaway instance per call.
+import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Redis from 'ioredis';
+import { findFreePort } from './ports.mjs';
+
+const STARTUP_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** Starts an in-memory Redis on 127.0.0.1; resolves once it answers PING. */
+export async function startRedis({ dir, port } = {}) {
+  if (!dir) throw new Error('startRedis: `dir` is required');
+  dir = resolve(dir);
+  port ??= await findFreePort();
+  await mkdir(dir, { recursive: true });
+  const logFile = join(dir, 'redis.log');
+
+  const server = spawnRedis({ dir, port, logFile });
+  const url = `redis://127.0.0.1:${port}`;
+  try {
+    await waitUntilRedisAnswers(url, server, logFile);
+  } catch (error) {
+    await stopProcess(server);
+    throw error;
+  }
+  return { url, stop: once(() => stopProcess(server)) };
+}
+
+function spawnRedis({ dir, port, logFile }) {
+  const args = [
+    '--port', String(port),
+    '--bind', '127.0.0.1',
+    '--save', '', // no RDB snapshots
+    '--appendonly', 'no',
+    '--dir', dir,
+    '--logfile', logFile,
+    '--daemonize', 'no',
+  ];
+  const server = spawn('redis-server', args, {
+    stdio: 'ignore',
+    detached: true, // own process group: stopped by us after the command under test, not by a terminal Ctrl-C
+  });
+  killOnExit(server);
+  return server;
+}
+
+async function waitUntilRedisAnswers(url, server, logFile) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let spawnError;
+  server.once('error', (error) => (spawnError = error));
+  while (!(await answersPing(url))) {
+    if (spawnError?.code === 'ENOENT') {
+      throw new Error('redis-server is not installed: run `bash deploy/local/install-prereqs.sh` (or apt-get install redis-server)');
+    }
+    if (spawnError || hasExited(server)) {
+      throw new Error(`redis-server exited during startup (${spawnError?.message ?? server.exitCode}); see ${logFile}`);
+    }
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer PING on ${url} within ${STARTUP_TIMEOUT_MS / 1000} s; see ${logFile}`);
+    await sleep(50);
+  }
+}
+
+async function answersPing(url) {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => {}); // connection refused while starting is expected
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+// --- child process ---
+
+function hasExited(child) {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function waitForExit(child, timeoutMs) {
+  if (hasExited(child) || child.pid === undefined) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = timeoutMs ? setTimeout(() => resolve(false), timeoutMs) : null;
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** If this Node process exits without stopping Redis (crash, process.exit), don't leave it behind. */
+function killOnExit(child) {
+  const kill = () => child.kill('SIGKILL');
+  process.on('exit', kill);
+  child.once('exit', () => process.off('exit', kill));
+  child.once('error', () => process.off('exit', kill));
+}
+
+async function stopProcess(child) {
+  if (hasExited(child) || child.pid === undefined) return;
+  child.kill('SIGTERM');
+  if (await waitForExit(child, STOP_TIMEOUT_MS)) return;
+  child.kill('SIGKILL');
+  await waitForExit(child);
+}
+
+function once(fn) {
+  let result;
+  return () => (result ??= fn());
+}

@@ -1,0 +1,3 @@
+export * from './test-database';
+export * from './test-runtime';
+export * from './kafka-test-runtime';
