@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAppProcesses, generateStackSecrets } from './app-processes.mjs';
+import { createRequire } from 'node:module';
 import { startInfra } from './infra.mjs';
 
 const repoRoot = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -12,6 +12,8 @@ const APPS = ['account-service', 'transfer-service', 'agent-policy-service', 'ap
 
 const build = spawnSync(process.execPath, [join(repoRoot, 'tools/build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+
+const { startAppProcesses, generateStackSecrets } = createRequire(import.meta.url)(join(repoRoot, 'dist/libs/testing'));
 
 const dataDir = join(process.env.CTS_DATA_DIR ?? join(repoRoot, '.data'), 'stack');
 mkdirSync(dataDir, { recursive: true });

@@ -1,0 +1,30 @@
+import { type Command, Option } from 'commander';
+import { z } from 'zod';
+import { type CommandContext, jsonOption } from '../command-context';
+
+const ACCOUNT_TYPES = ['personal', 'business'] as const;
+
+const CreateOptions = z.object({ type: z.enum(ACCOUNT_TYPES), kyc: z.string() });
+
+export function registerAccountsCommands(program: Command, context: CommandContext): void {
+  const accounts = program
+    .command('accounts')
+    .description('accounts create <handle>: a new account with test and live API keys');
+
+  accounts
+    .command('create')
+    .description('create an account with a test and a live API key (secrets are shown once)')
+    .argument('<handle>', 'the account handle, e.g. @alice')
+    .addOption(new Option('--type <type>', 'account type').choices(ACCOUNT_TYPES).makeOptionMandatory())
+    .addOption(new Option('--kyc <status>', 'KYC status, e.g. verified').makeOptionMandatory())
+    .addOption(jsonOption())
+    .action(async (handle: string, _options: unknown, command: Command) => {
+      const { type, kyc } = CreateOptions.parse(command.opts());
+      const response = await context.admin(command, {
+        method: 'POST',
+        path: '/admin/v1/accounts',
+        body: { handle, type, kyc_status: kyc },
+      });
+      context.print(command, `account ${handle} created`, response);
+    });
+}

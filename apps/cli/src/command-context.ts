@@ -1,0 +1,55 @@
+import { type Command, Option } from 'commander';
+import { z } from 'zod';
+import { resolveAdminToken } from './config/admin-token';
+import { ApiClient, type ApiRequest } from './http/api-client';
+import { type CliIo } from './io';
+import { renderHuman, renderJson } from './output/render';
+
+export const DEFAULT_URL = 'http://localhost:8080';
+
+const GlobalOptions = z.object({
+  url: z.string(),
+  token: z.string().optional(),
+  json: z.boolean().optional(),
+});
+type GlobalOptions = z.infer<typeof GlobalOptions>;
+
+type RequestWithoutAuth = Omit<ApiRequest, 'bearer'>;
+
+/** What every command needs: the program's I/O, API access with the global options, output. */
+export class CommandContext {
+  constructor(readonly io: CliIo) {}
+
+  /** Calls the admin API with the admin token (flag, env, then file). */
+  async admin(command: Command, request: RequestWithoutAuth): Promise<unknown> {
+    const { url, token } = this.globals(command);
+    const client = new ApiClient(url, this.io.fetch);
+    const bearer = resolveAdminToken({ flag: token, env: this.io.env, cwd: this.io.cwd });
+    return client.send({ ...request, bearer });
+  }
+
+  /** Calls the public API as the holder of an API key. */
+  async withApiKey(command: Command, apiKey: string, request: RequestWithoutAuth): Promise<unknown> {
+    const { url } = this.globals(command);
+    return new ApiClient(url, this.io.fetch).send({ ...request, bearer: apiKey });
+  }
+
+  /** `--json` prints the response untouched; otherwise aligned text under a title. */
+  print(command: Command, title: string, response: unknown): void {
+    const output = this.globals(command).json === true ? renderJson(response) : renderHuman(title, response);
+    this.io.stdout(output);
+  }
+
+  private globals(command: Command): GlobalOptions {
+    return GlobalOptions.parse(command.optsWithGlobals());
+  }
+}
+
+export function jsonOption(): Option {
+  return new Option('--json', 'print the raw JSON response (for scripts)');
+}
+
+/** Path parameters come from the operator's shell: never let one change the route. */
+export function pathParam(value: string): string {
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,54 @@
+import { FakeApi } from '../testing/fake-api';
+import { runCli } from '../testing/test-io';
+
+describe('cts fund', () => {
+  const funded = { asset: 'USDC', amount: '100', status: 'confirmed' };
+  let api: FakeApi;
+
+  beforeEach(async () => {
+    api = (await FakeApi.start()).respond('POST', '/v1/sandbox/fund', 200, funded);
+  });
+  afterEach(() => api.close());
+
+  it('authenticates with the API key, not an admin token, and keeps the amount a string', async () => {
+    const result = await runCli(['fund', 'svc_test_key', 'USDC', '100.5', '--url', api.url], {
+      env: { ADMIN_TOKEN: 'admin-secret' },
+    });
+
+    expect(result.exitCode).toBe(0);
+    expect(api.requests).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        path: '/v1/sandbox/fund',
+        authorization: 'Bearer svc_test_key',
+        body: { asset: 'USDC', amount: '100.5' },
+      }),
+    ]);
+  });
+
+  it('needs no admin token at all', async () => {
+    const result = await runCli(['fund', 'svc_test_key', 'USDC', '100', '--url', api.url]);
+
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('funded 100 USDC\n  asset:  USDC\n  amount: 100\n  status: confirmed\n');
+  });
+
+  it('prints the raw response with --json', async () => {
+    const { stdout } = await runCli(['fund', 'svc_test_key', 'USDC', '100', '--url', api.url, '--json']);
+
+    expect(JSON.parse(stdout)).toEqual(funded);
+  });
+
+  it('exits 1 when a live key is refused', async () => {
+    api.respond('POST', '/v1/sandbox/fund', 403, {
+      error: { code: 'test_mode_only', message: 'sandbox funding needs a test key', request_id: 'req_3' },
+    });
+
+    const result = await runCli(['fund', 'svc_live_key', 'USDC', '100', '--url', api.url]);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      'error: test_mode_only: sandbox funding needs a test key (request_id: req_3)\n',
+    );
+  });
+});

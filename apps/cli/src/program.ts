@@ -1,0 +1,78 @@
+import { Command, CommanderError } from 'commander';
+import { registerAccountsCommands } from './accounts/accounts.command';
+import { CommandContext, DEFAULT_URL } from './command-context';
+import { registerDomainsCommands } from './domains/domains.command';
+import { CliError, EXIT_FAILURE } from './errors';
+import { registerFundCommand } from './fund/fund.command';
+import { type CliIo } from './io';
+import { registerKeysCommands } from './keys/keys.command';
+import { registerKycCommand } from './kyc/kyc.command';
+import { registerMigrateCommand } from './migrate/migrate.command';
+
+const EXAMPLES = `
+Examples:
+  cts accounts create @alice --type personal --kyc verified
+  cts keys create acc_123 --env test --name ci
+  cts kyc acc_123 verified
+  cts domains add acc_123 shop.example.com
+  cts fund svc_test_… USDC 100
+  cts migrate
+
+Environment:
+  CTS_URL        default for --url
+  ADMIN_TOKEN    admin token when --token is not given
+  CTS_DATA_DIR   where the gateway keeps admin-token (default ./.data)
+`;
+
+export interface ProgramOptions {
+  /** Overrides where `cts migrate` looks for tools/migrate.mjs (tests). */
+  readonly repoRoot?: string;
+}
+
+/** A fresh program per run: commander keeps parsed option values on the instance. */
+export function buildProgram(io: CliIo, options: ProgramOptions = {}): Command {
+  const program = new Command('cts')
+    .description(
+      'Operator tool for the Confidential Transfer Service: accounts, API keys, KYC, domains, test funds, migrations.',
+    )
+    .option('--url <url>', 'gateway base URL (env CTS_URL)', io.env.CTS_URL ?? DEFAULT_URL)
+    .option('--token <token>', 'admin token (else ADMIN_TOKEN, else <CTS_DATA_DIR>/admin-token)')
+    .addHelpText('after', EXAMPLES)
+    .showHelpAfterError('(add --help for usage)')
+    // Settings above are copied to subcommands as they are created below.
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  const context = new CommandContext(io);
+  registerAccountsCommands(program, context);
+  registerKeysCommands(program, context);
+  registerKycCommand(program, context);
+  registerDomainsCommands(program, context);
+  registerFundCommand(program, context);
+  registerMigrateCommand(program, context, options.repoRoot);
+  return program;
+}
+
+/** Runs one invocation and returns its exit code; never calls process.exit. */
+export async function run(argv: readonly string[], io: CliIo, options: ProgramOptions = {}): Promise<number> {
+  try {
+    await buildProgram(io, options).parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function report(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) {
+    // Commander has already written its usage message (or the help) through configureOutput.
+    return error.exitCode;
+  }
+  if (error instanceof CliError) {
+    io.stderr(`error: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`error: unexpected failure: ${message}\n`);
+  return EXIT_FAILURE;
+}
