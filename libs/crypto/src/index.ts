@@ -1,0 +1,19 @@
+export { zk } from './zk-sdk';
+export { CryptoError, type CryptoErrorCode } from './crypto-error';
+export { decodeBase64, encodeBase64, encodeBase64Url } from './encoding';
+export { U64_MAX, isU64 } from './u64';
+export * from './key-material';
+export * from './sealing';
+export * from './amount';
+export {
+  ELGAMAL_CIPHERTEXT_BYTES,
+  ELGAMAL_PUBKEY_BYTES,
+  ELGAMAL_SECRET_BYTES,
+  ciphertextEncrypts,
+  deriveElGamalPubkey,
+  subtractAmount,
+} from './elgamal';
+export * from './decryption-key';
+export * from './decryption-proof';
+export * from './decryption-proof-param';
+export * from './memo';

@@ -1,0 +1,12 @@
+import { parseDecryptionKey, type DecryptionKeyMaterial } from '@cts/crypto';
+
+/** Parses the `decryption_key` for one call and zeroes the parsed bytes afterwards. */
+export function withDecryptionKey<T>(decryptionKey: string, use: (keys: DecryptionKeyMaterial) => T): T {
+  const keys = parseDecryptionKey(decryptionKey);
+  try {
+    return use(keys);
+  } finally {
+    keys.elgamalSecret.fill(0);
+    keys.aeKey.fill(0);
+  }
+}
