@@ -58,7 +58,7 @@ export class UnitOfWork {
           `SELECT reply FROM "${this.schema}"."inbox" WHERE message_id = $1 AND consumer = $2`,
           [message.id, consumer],
         );
-        return { duplicate: true, value: rows[0]?.reply as T };
+        return { duplicate: true, value: rows[0]?.reply };
       }
       const value = await work(tx);
       await tx.manager.query(`UPDATE "${this.schema}"."inbox" SET reply = $3 WHERE message_id = $1 AND consumer = $2`, [

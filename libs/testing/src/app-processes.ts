@@ -145,7 +145,7 @@ export async function startAppProcesses(
     processes.push(...settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) {
-      throw (failed as PromiseRejectedResult).reason;
+      throw (failed).reason;
     }
     if (options.apps.includes('gateway')) {
       processes.push(await startAppProcess('gateway', env, { onOutput: options.onOutput }));

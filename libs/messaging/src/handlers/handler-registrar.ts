@@ -75,7 +75,7 @@ export class HandlerRegistrar {
       await this.deadLetters.send(contract.topic, consumer, data, parsed.error.message);
       return this.reply(contract, data, fail('invalid_message', `The ${contract.topic} message failed validation`));
     }
-    const result = await this.run(contract.topic, () => method(parsed.data as Envelope) as Promise<Result<unknown>>);
+    const result = await this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>);
     return this.reply(contract, parsed.data, result);
   }
 
@@ -95,7 +95,7 @@ export class HandlerRegistrar {
       return;
     }
     // A transient failure propagates: the transport redelivers, and the handler's inbox makes that safe.
-    await handler.method(parsed.data as Envelope);
+    await handler.method(parsed.data);
   }
 
   private async run(topic: string, call: () => Promise<Result<unknown>>): Promise<Result<unknown>> {

@@ -1,5 +1,5 @@
 import { type CustomTransportStrategy, ClientProxy, type ReadPacket, Server, type WritePacket } from '@nestjs/microservices';
-import { lastValueFrom, type Observable, isObservable } from 'rxjs';
+import { isObservable, lastValueFrom } from 'rxjs';
 import { MessagePublisher, type OutgoingMessage } from '../publisher';
 import { type InProcessBus } from './in-process-bus';
 
@@ -48,8 +48,8 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   }
 }
 
-async function settle(result: unknown): Promise<unknown> {
-  return isObservable(result) ? lastValueFrom(result as Observable<unknown>, { defaultValue: undefined }) : result;
+function settle(result: unknown): Promise<unknown> {
+  return isObservable(result) ? lastValueFrom(result, { defaultValue: undefined }) : Promise.resolve(result);
 }
 
 /** Nest client proxy over the in-process bus: `send` is a request/reply, `emit` a publish. */
@@ -71,7 +71,7 @@ export class InProcessClient extends ClientProxy {
   }
 
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
-    this.bus.request(this.normalizePattern(packet.pattern), packet.data).then(
+    this.bus.request(this.normalizePattern(packet.pattern as string), packet.data).then(
       (response) => callback({ response, isDisposed: true }),
       (err: unknown) => callback({ err, isDisposed: true }),
     );
@@ -79,7 +79,7 @@ export class InProcessClient extends ClientProxy {
   }
 
   protected dispatchEvent<T>(packet: ReadPacket): Promise<T> {
-    this.bus.publish(this.normalizePattern(packet.pattern), JSON.stringify(packet.data));
+    this.bus.publish(this.normalizePattern(packet.pattern as string), JSON.stringify(packet.data));
     return Promise.resolve(undefined as T);
   }
 }

@@ -37,8 +37,9 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
     await consumer.connect();
     await consumer.subscribe({ topic: EventTopics.account, fromBeginning: true });
     await consumer.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: ({ message }) => {
         received.push(JSON.parse(message.value?.toString() ?? '{}') as Envelope);
+        return Promise.resolve();
       },
     });
   }, 60_000);

@@ -98,10 +98,10 @@ export class OutboxRelay {
       while (!this.stopped && (await this.relayOnce()) > 0) {
         // keep going while full batches come back
       }
-      const [{ count }] = (await this.dataSource.query(
+      const rows = await this.dataSource.query<{ count: number }[]>(
         `SELECT count(*)::int AS count FROM "${this.options.schema}"."outbox" WHERE sent_at IS NULL`,
-      )) as [{ count: number }];
-      this.backlog = count;
+      );
+      this.backlog = rows[0]?.count ?? 0;
     } catch (error) {
       this.logger.error(`outbox relay for ${this.options.schema} failed, retrying: ${String(error)}`);
     }
