@@ -43,15 +43,15 @@ export async function createEmbeddedRuntime(config: AppConfig): Promise<Runtime>
 }
 
 export function createDistributedRuntime(config: AppConfig, clientId: string): Runtime {
-  if (!config.DATABASE_URL || !config.KAFKA_BROKERS) {
-    throw new Error('The distributed mode needs DATABASE_URL and KAFKA_BROKERS');
+  if (!config.KAFKA_BROKERS) {
+    throw new Error('The distributed mode needs KAFKA_BROKERS');
   }
   const redisUrl = config.REDIS_URL;
   return {
     mode: 'distributed',
     config,
     secrets: resolveSecrets(config, false),
-    databaseUrl: config.DATABASE_URL,
+    databaseUrl: config.DATABASE_URL ?? '',
     kafka: {
       brokers: parseBrokers(config.KAFKA_BROKERS),
       clientId,

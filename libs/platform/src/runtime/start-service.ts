@@ -51,6 +51,9 @@ export function dataSourceFor(definition: ServiceDefinition, url: string): DataS
  */
 export async function startService(definition: ServiceDefinition, runtime: Runtime): Promise<RunningApp> {
   const { config } = runtime;
+  if (!runtime.databaseUrl) {
+    throw new Error(`${definition.name} needs DATABASE_URL`);
+  }
   const dataSource = dataSourceFor(definition, runtime.databaseUrl);
   await dataSource.initialize();
   if (runtime.mode === 'embedded' || config.MIGRATE_ON_START) {

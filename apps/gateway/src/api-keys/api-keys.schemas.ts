@@ -1,0 +1,27 @@
+import { ApiKey, ApiKeyName, Environment } from '@cts/contracts';
+import { z } from 'zod';
+
+export const ApiKeySchema = ApiKey.meta({
+  id: 'ApiKey',
+  description: 'An API key; its secret is never shown again after creation',
+});
+
+export const ApiKeyWithSecretSchema = ApiKey.extend({
+  secret: z
+    .string()
+    .describe('The key itself (`svc_live_…` / `svc_test_…`): shown once, in this response only'),
+}).meta({ id: 'ApiKeyWithSecret' });
+export type ApiKeyWithSecret = z.infer<typeof ApiKeyWithSecretSchema>;
+
+export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeySchema) }).meta({ id: 'ApiKeyList' });
+
+export const CreateApiKeyBody = z
+  .object({
+    name: ApiKeyName,
+    environment: Environment.optional().describe("Defaults to the calling key's environment"),
+  })
+  .strict()
+  .meta({ id: 'CreateApiKeyRequest' });
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
+
+export const KeyIdParam = z.string().min(1).max(64);

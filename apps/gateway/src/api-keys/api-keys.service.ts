@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type ApiKey,
+  CreateApiKey,
+  type Environment,
+  ListApiKeys,
+  type MessageContext,
+  type NewApiKey,
+  RevokeApiKey,
+} from '@cts/contracts';
+import { CommandBus } from '@cts/messaging';
+import { type z } from 'zod';
+import { apiKeyDisplayPrefix, generateApiKeySecret } from '../auth/api-key-secret.domain';
+import { ApiKeyHasher } from '../auth/api-key-hasher';
+import { PrincipalCache } from '../auth/principal-cache';
+import { unwrap } from '../http/result';
+import { ApiKeyUsage } from './api-key-usage';
+import { withPendingUsage } from './api-key-usage.domain';
+import { type ApiKeyWithSecret } from './api-keys.schemas';
+
+export interface IssuedApiKey {
+  /** What account-service stores: the keyed hash and a display prefix, never the secret. */
+  key: z.input<typeof NewApiKey>;
+  secret: string;
+}
+
+/** API key use cases shared by the `/v1/api-keys` routes and the admin API. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly hasher: ApiKeyHasher,
+    private readonly principals: PrincipalCache,
+    private readonly usage: ApiKeyUsage,
+  ) {}
+
+  issue(name: string, environment: Environment): IssuedApiKey {
+    const secret = generateApiKeySecret(environment);
+    return {
+      secret,
+      key: { name, environment, key_hash: this.hasher.hash(secret), prefix: apiKeyDisplayPrefix(secret) },
+    };
+  }
+
+  async create(
+    accountId: string,
+    name: string,
+    environment: Environment,
+    context: MessageContext,
+  ): Promise<ApiKeyWithSecret> {
+    const issued = this.issue(name, environment);
+    const created = unwrap(
+      await this.commands.send(CreateApiKey, { account_id: accountId, key: issued.key }, context),
+    );
+    return { ...created, secret: issued.secret };
+  }
+
+  /** The account's keys with exact usage: recorded counts plus those not flushed yet. */
+  async list(accountId: string, context: MessageContext): Promise<{ api_keys: ApiKey[] }> {
+    const { api_keys } = unwrap(await this.commands.send(ListApiKeys, { account_id: accountId }, context));
+    const pending = await this.usage.pending();
+    return { api_keys: api_keys.map((key) => withPendingUsage(key, pending.get(key.key_id))) };
+  }
+
+  /** Effective on the very next request, on every replica: the tombstone is written before we answer. */
+  async revoke(accountId: string, keyId: string, context: MessageContext): Promise<void> {
+    const { key_hash } = unwrap(
+      await this.commands.send(RevokeApiKey, { account_id: accountId, key_id: keyId }, context),
+    );
+    await this.principals.revoke(key_hash);
+  }
+}

@@ -1,0 +1,67 @@
+import { NestFactory } from '@nestjs/core';
+import { type NestExpressApplication } from '@nestjs/platform-express';
+import { PinoNestLogger, type RunningApp, type Runtime } from '@cts/platform';
+import { type AddressInfo } from 'node:net';
+import { ApiKeyUsage } from './api-keys/api-key-usage';
+import { GatewayModule } from './gateway.module';
+import { gatewaySettings, type GatewayTuning } from './gateway.settings';
+import { assignRequestId } from './http/request-id.middleware';
+import { requestLogging } from './http/request-logging';
+import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document';
+import { connectCommandTransport } from './transport/command-client';
+
+export interface GatewayOptions extends GatewayTuning {
+  port?: number;
+  host?: string;
+}
+
+const BODY_LIMIT = '100kb';
+
+/**
+ * Starts the HTTP gateway on the runtime's transport (in-process bus or Kafka) and cache (memory or
+ * Redis). Closing it stops taking requests, flushes the usage counters, then disconnects.
+ */
+export async function startGateway(
+  runtime: Runtime,
+  options: GatewayOptions = {},
+): Promise<RunningApp & { url: string }> {
+  const logger = runtime.logger('gateway');
+  const settings = gatewaySettings(runtime, logger, options);
+  const cache = runtime.createCache();
+  const transport = await connectCommandTransport(runtime);
+  const probes = [
+    { name: 'cache', check: () => cache.ping() },
+    { name: 'broker', check: () => Promise.resolve(transport.isConnected()) },
+  ];
+  try {
+    const app = await NestFactory.create<NestExpressApplication>(
+      GatewayModule.with({ settings, logger, cache, client: transport.client, probes }),
+      { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },
+    );
+    app.disable('x-powered-by');
+    app.use(assignRequestId);
+    app.use(requestLogging(logger));
+    // JSON only: any other body is left unparsed and fails validation as "not a JSON object".
+    app.useBodyParser('json', { limit: BODY_LIMIT });
+    serveOpenApi(app, buildOpenApiDocument(app));
+    await app.listen(options.port ?? runtime.config.PORT, options.host ?? '0.0.0.0');
+    const usage = app.get(ApiKeyUsage);
+    usage.start();
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    return {
+      name: 'gateway',
+      app,
+      url: `http://127.0.0.1:${port}`,
+      async close() {
+        await app.close();
+        await usage.stop();
+        await transport.close();
+        await cache.close();
+      },
+    };
+  } catch (error) {
+    await transport.close();
+    await cache.close();
+    throw error;
+  }
+}

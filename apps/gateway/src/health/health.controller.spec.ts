@@ -1,0 +1,44 @@
+import { MemoryCacheStore } from '@cts/platform';
+import request from 'supertest';
+import { startTestGateway } from '../testing/test-gateway';
+
+class FailingCache extends MemoryCacheStore {
+  override ping(): Promise<boolean> {
+    return Promise.reject(new Error('connection refused'));
+  }
+}
+
+describe('health', () => {
+  it('answers liveness and readiness without an API key', async () => {
+    const gateway = await startTestGateway();
+    try {
+      await request(gateway.url).get('/healthz').expect(200, { status: 'ok' });
+      const ready = await request(gateway.url).get('/readyz').expect(200);
+      expect(ready.body).toEqual({ status: 'ok', checks: { cache: 'up', broker: 'up' } });
+      expect(ready.headers['x-request-id']).toMatch(/^req_/);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('is not ready while the cache does not answer', async () => {
+    const gateway = await startTestGateway({ cache: new FailingCache() });
+    try {
+      const res = await request(gateway.url).get('/readyz').expect(503);
+      expect(res.body).toEqual({ status: 'unavailable', checks: { cache: 'down', broker: 'up' } });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('serves the OpenAPI document and its UI', async () => {
+    const gateway = await startTestGateway();
+    try {
+      const json = await request(gateway.url).get('/docs/openapi.json').expect(200);
+      expect(json.body.paths['/v1/accounts/me']).toBeDefined();
+      await request(gateway.url).get('/docs').expect(200).expect('Content-Type', /html/);
+    } finally {
+      await gateway.close();
+    }
+  });
+});

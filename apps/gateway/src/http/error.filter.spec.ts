@@ -1,0 +1,121 @@
+import { contextFrom, CreateAccount, createEnvelope, EnvelopeMeta, ok } from '@cts/contracts';
+import request from 'supertest';
+import {
+  bearer,
+  seedAccount,
+  startTestGateway,
+  TEST_ADMIN_TOKEN,
+  type TestGateway,
+} from '../testing/test-gateway';
+
+describe('errors over HTTP', () => {
+  let gateway: TestGateway;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ logs: { write: (line: string) => void logs.push(line) } });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('answers an unknown route with 404 not_found in the error shape', async () => {
+    const res = await request(gateway.url).get('/v1/nothing-here').expect(404);
+
+    expect(res.body).toEqual({
+      error: {
+        code: 'not_found',
+        message: 'No endpoint GET /v1/nothing-here',
+        request_id: res.headers['x-request-id'],
+      },
+    });
+  });
+
+  it('answers a malformed JSON body with 400 invalid_request', async () => {
+    const res = await request(gateway.url)
+      .post('/admin/v1/accounts')
+      .set(bearer(TEST_ADMIN_TOKEN))
+      .set('Content-Type', 'application/json')
+      .send('{"handle": "@alice",')
+      .expect(400);
+
+    expect(res.body.error).toEqual({
+      code: 'invalid_request',
+      message: 'The request body is not valid JSON',
+      request_id: res.headers['x-request-id'],
+    });
+  });
+
+  it('answers a body that is not JSON with 400 invalid_request', async () => {
+    const res = await request(gateway.url)
+      .post('/admin/v1/accounts')
+      .set(bearer(TEST_ADMIN_TOKEN))
+      .type('form')
+      .send('handle=@alice&type=personal')
+      .expect(400);
+
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.message).toMatch(/must be a JSON object/);
+  });
+
+  it('answers an unexpected failure with a generic 500 and logs it under an error id', async () => {
+    // A reply the gateway cannot use (no keys): an internal fault, not the client's.
+    gateway.bus.registerCommand(CreateAccount.topic, (data) =>
+      Promise.resolve(
+        createEnvelope(
+          'account.create.reply',
+          1,
+          ok({ account: accountOf(), api_keys: [] }),
+          contextFrom(EnvelopeMeta.parse(data)),
+        ),
+      ),
+    );
+
+    const res = await request(gateway.url)
+      .post('/admin/v1/accounts')
+      .set(bearer(TEST_ADMIN_TOKEN))
+      .send({ handle: '@zed', type: 'personal' })
+      .expect(500);
+
+    const errorId = /error id ([0-9a-f-]{36})/.exec(res.body.error.message)?.[1];
+    expect(res.body.error).toEqual({
+      code: 'internal_error',
+      message: `An internal error occurred (error id ${errorId})`,
+      request_id: res.headers['x-request-id'],
+    });
+    expect(res.body.error.message).not.toContain('account-service');
+    const logged = logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.error_id === errorId);
+    expect(logged).toMatchObject({
+      level: 'error',
+      request_id: res.headers['x-request-id'],
+      err: { message: expect.stringContaining('account-service') },
+    });
+  });
+
+  it('answers a service that does not reply with 503 service_unavailable', async () => {
+    const alice = seedAccount(gateway.accounts, '@alice');
+    await request(gateway.url).get('/v1/accounts/me').set(bearer(alice.keys.test.secret)).expect(200);
+    gateway.bus.unregisterCommand('account.get');
+
+    const res = await request(gateway.url)
+      .get('/v1/accounts/me')
+      .set(bearer(alice.keys.test.secret))
+      .expect(503);
+
+    expect(res.body.error.code).toBe('service_unavailable');
+  });
+});
+
+function accountOf() {
+  return {
+    account_id: 'acct_zed',
+    handle: '@zed',
+    type: 'personal' as const,
+    public_key: null,
+    kyc_status: 'unverified' as const,
+    created_at: new Date().toISOString(),
+  };
+}

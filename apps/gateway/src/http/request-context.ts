@@ -1,0 +1,46 @@
+import { type MessageContext, type Principal } from '@cts/contracts';
+import { type Request } from 'express';
+
+/** What the gateway attaches to a request on its way through middleware and guards. */
+export interface GatewayRequest extends Request {
+  requestId?: string;
+  principal?: Principal;
+  admin?: boolean;
+}
+
+export function requestIdOf(req: Request): string {
+  return (req as GatewayRequest).requestId ?? 'req_unknown';
+}
+
+export function principalOf(req: Request): Principal {
+  const { principal } = req as GatewayRequest;
+  if (!principal) {
+    // Reaching this is a wiring bug: a /v1 route without the API key guard.
+    throw new Error('No authenticated principal on this request');
+  }
+  return principal;
+}
+
+/** Who calls: the API key's principal, and the context every command it causes carries. */
+export interface Caller {
+  principal: Principal;
+  context: MessageContext;
+}
+
+export function callerOf(req: Request): Caller {
+  const principal = principalOf(req);
+  return {
+    principal,
+    context: {
+      correlationId: requestIdOf(req),
+      causationId: null,
+      environment: principal.environment,
+      accountId: principal.account_id,
+    },
+  };
+}
+
+/** The context of an admin command: no key environment, on behalf of the target account (if any). */
+export function adminContextOf(req: Request, accountId: string | null): MessageContext {
+  return { correlationId: requestIdOf(req), causationId: null, environment: null, accountId };
+}

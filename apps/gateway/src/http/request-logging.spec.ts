@@ -1,0 +1,66 @@
+import request from 'supertest';
+import { bearer, seedAccount, startTestGateway, type TestGateway } from '../testing/test-gateway';
+
+describe('request logs', () => {
+  let gateway: TestGateway;
+  const lines: string[] = [];
+  const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ logs: { write: (line: string) => void lines.push(line) } });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('writes one JSON line per request with its id, status and caller', async () => {
+    const alice = seedAccount(gateway.accounts);
+
+    const res = await request(gateway.url)
+      .get('/v1/accounts/me?limit=5')
+      .set(bearer(alice.keys.test.secret))
+      .expect(200);
+
+    const entry = entries().find(
+      (e) => (e.req as { id?: string } | undefined)?.id === res.headers['x-request-id'],
+    );
+    expect(entry).toMatchObject({
+      level: 'info',
+      service: 'gateway',
+      req: { id: res.headers['x-request-id'], method: 'GET', path: '/v1/accounts/me', query: { limit: '5' } },
+      res: { status: 200 },
+      account_id: alice.accountId,
+      key_id: alice.keys.test.keyId,
+      environment: 'test',
+      responseTime: expect.any(Number),
+    });
+  });
+
+  it('never writes the API key, other headers or unknown query values', async () => {
+    const alice = seedAccount(gateway.accounts, '@alice2');
+
+    await request(gateway.url)
+      .get('/v1/accounts/me?decryption_proof=eyJhbW91bnQiOiIxMjMifQ')
+      .set(bearer(alice.keys.live.secret))
+      .set('Idempotency-Key', 'private-key-material')
+      .expect(200);
+
+    const all = lines.join('\n');
+    expect(all).not.toContain(alice.keys.live.secret);
+    expect(all).not.toContain(alice.keys.live.secret.slice(9));
+    expect(all).not.toContain('private-key-material');
+    expect(all).not.toContain('eyJhbW91bnQiOiIxMjMifQ');
+    expect(
+      entries().some((e) => JSON.stringify(e.req ?? {}).includes('"decryption_proof":"[redacted]"')),
+    ).toBe(true);
+  });
+
+  it('does not log health probes', async () => {
+    const before = lines.length;
+
+    await request(gateway.url).get('/healthz').expect(200);
+
+    expect(lines.slice(before).filter((line) => line.includes('/healthz'))).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+import { DomainError } from '@cts/contracts';
+import request from 'supertest';
+import { z } from 'zod';
+import {
+  bearer,
+  seedAccount,
+  startTestGateway,
+  TEST_ADMIN_TOKEN,
+  type TestGateway,
+} from '../testing/test-gateway';
+import { SchemaValidationPipe } from './validation.pipe';
+
+describe('request validation', () => {
+  describe('over HTTP', () => {
+    let gateway: TestGateway;
+
+    beforeAll(async () => {
+      gateway = await startTestGateway();
+    });
+
+    afterAll(async () => {
+      await gateway.close();
+    });
+
+    it('rejects an unknown body field with 400 naming it in param', async () => {
+      const alice = seedAccount(gateway.accounts);
+
+      const res = await request(gateway.url)
+        .post('/v1/api-keys')
+        .set(bearer(alice.keys.test.secret))
+        .send({ name: 'ci', scopes: ['all'] })
+        .expect(400);
+
+      expect(res.body).toEqual({
+        error: {
+          code: 'invalid_request',
+          message: 'Unknown field scopes',
+          param: 'scopes',
+          request_id: res.headers['x-request-id'],
+        },
+      });
+    });
+
+    it('rejects an invalid field value with 400 naming it in param', async () => {
+      const res = await request(gateway.url)
+        .post('/admin/v1/accounts')
+        .set(bearer(TEST_ADMIN_TOKEN))
+        .send({ handle: 'alice', type: 'personal' })
+        .expect(400);
+
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_request',
+        param: 'handle',
+        message: expect.stringContaining('handle'),
+      });
+    });
+
+    it('rejects a missing required field with 400 naming it in param', async () => {
+      const res = await request(gateway.url)
+        .post('/admin/v1/accounts')
+        .set(bearer(TEST_ADMIN_TOKEN))
+        .send({ handle: '@alice' })
+        .expect(400);
+
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'type' });
+    });
+
+    it('validates path parameters too', async () => {
+      const alice = seedAccount(gateway.accounts);
+
+      const res = await request(gateway.url)
+        .delete(`/v1/api-keys/${'k'.repeat(65)}`)
+        .set(bearer(alice.keys.test.secret))
+        .expect(400);
+
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'key_id' });
+    });
+  });
+
+  describe('of query parameters', () => {
+    const pipe = new SchemaValidationPipe();
+    const schema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }).strict();
+    const asQuery = (value: unknown) => pipe.transform(value, { type: 'query', schema });
+
+    it('returns the parsed value', async () => {
+      await expect(asQuery({ limit: '50' })).resolves.toEqual({ limit: 50 });
+      await expect(asQuery({})).resolves.toEqual({ limit: 20 });
+    });
+
+    it('rejects an unknown query parameter with param naming it', async () => {
+      const error = await asQuery({ limt: '5' }).catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(DomainError);
+      expect((error as DomainError).toBody()).toEqual({
+        code: 'invalid_request',
+        message: 'Unknown query parameter limt',
+        param: 'limt',
+      });
+    });
+
+    it('rejects an out-of-range value with param naming it', async () => {
+      const error = (await asQuery({ limit: '500' }).catch((e: unknown) => e)) as DomainError;
+
+      expect(error.toBody()).toMatchObject({
+        code: 'invalid_request',
+        param: 'limit',
+        message: expect.stringMatching(/^Invalid query parameter limit: /),
+      });
+    });
+
+    it('leaves parameters without a schema alone', async () => {
+      await expect(pipe.transform('anything', { type: 'custom' })).resolves.toBe('anything');
+    });
+  });
+});

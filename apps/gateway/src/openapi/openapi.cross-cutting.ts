@@ -1,0 +1,97 @@
+import {
+  type OpenAPIObject,
+  type OperationObject,
+  type ReferenceObject,
+  type ResponseObject,
+} from '@nestjs/swagger';
+
+export interface CrossCuttingHeaders {
+  requestIdHeader: string;
+  idempotencyKeyHeader: string;
+  replayedHeader: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const IDEMPOTENT_METHODS = new Set<string>(['post', 'patch']);
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+/**
+ * What the gateway does for every route without per-route code (request ids, Idempotency-Key) is
+ * documented the same way: here, from the routes, so a new endpoint is documented by itself.
+ */
+export function addCrossCuttingDocs(document: OpenAPIObject, headers: CrossCuttingHeaders): OpenAPIObject {
+  document.components = {
+    ...document.components,
+    headers: {
+      ...document.components?.headers,
+      RequestId: {
+        description: 'The id of this request, also in error bodies: quote it to support',
+        schema: { type: 'string' },
+      },
+    },
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) {
+        continue;
+      }
+      if (IDEMPOTENT_METHODS.has(method) && operation.security?.length) {
+        addIdempotency(operation, headers);
+      }
+      addRequestIdHeader(operation, headers.requestIdHeader);
+    }
+  }
+  return document;
+}
+
+function addRequestIdHeader(operation: OperationObject, header: string): void {
+  for (const response of responsesOf(operation)) {
+    response.headers = { [header]: { $ref: '#/components/headers/RequestId' }, ...response.headers };
+  }
+}
+
+function addIdempotency(operation: OperationObject, headers: CrossCuttingHeaders): void {
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    {
+      name: headers.idempotencyKeyHeader,
+      in: 'header',
+      required: false,
+      description: 'Retry safely: the same key with the same request replays the first response for 24 h',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    },
+  ];
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (status.startsWith('2') && response && !isReference(response)) {
+      response.headers = {
+        ...response.headers,
+        [headers.replayedHeader]: {
+          description: '`true` on a replayed response',
+          schema: { type: 'string' },
+        },
+      };
+    }
+  }
+  addError(operation, '409', 'idempotency_key_in_use');
+  addError(operation, '422', 'idempotency_key_reused');
+}
+
+function addError(operation: OperationObject, status: string, code: string): void {
+  const existing = operation.responses[status];
+  if (existing && !isReference(existing)) {
+    existing.description = `${existing.description}, ${code}`;
+    return;
+  }
+  operation.responses[status] = { description: code, content: { 'application/json': { schema: ERROR_REF } } };
+}
+
+function responsesOf(operation: OperationObject): ResponseObject[] {
+  return Object.values(operation.responses).filter(
+    (r): r is ResponseObject => r !== undefined && !isReference(r),
+  );
+}
+
+function isReference(value: ResponseObject | ReferenceObject): value is ReferenceObject {
+  return '$ref' in value;
+}

@@ -1,0 +1,41 @@
+import { type StandardSchemaConversionResult } from '@nestjs/swagger';
+import { z } from 'zod';
+
+/**
+ * Zod schemas to OpenAPI 3.0 through zod's own JSON Schema output, with one change: response
+ * (`output`) objects stay open to new properties, so adding a field to a response never breaks a
+ * generated client. Request objects keep `additionalProperties: false`: unknown fields are a 400.
+ */
+export function zodToOpenApi(
+  schema: unknown,
+  options: { schemaType: 'input' | 'output' },
+): StandardSchemaConversionResult | undefined {
+  if (!(schema instanceof z.ZodType)) {
+    return undefined;
+  }
+  const converted = schema['~standard'].jsonSchema[options.schemaType]({ target: 'openapi-3.0' });
+  const { definitions, $defs, $schema: _dialect, ...root } = converted;
+  const open = options.schemaType === 'output' ? openObjects : (value: unknown) => value;
+  const components = Object.entries({ ...asRecord(definitions), ...asRecord($defs) }).map(([name, def]) => [
+    name,
+    open(def),
+  ]);
+  return { schema: open(root), components: Object.fromEntries(components) as Record<string, object> };
+}
+
+function openObjects(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(openObjects);
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  const entries = Object.entries(value).filter(
+    ([key, v]) => !(key === 'additionalProperties' && v === false),
+  );
+  return Object.fromEntries(entries.map(([key, v]) => [key, openObjects(v)]));
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}

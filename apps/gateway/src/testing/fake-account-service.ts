@@ -1,0 +1,180 @@
+import {
+  type Account,
+  AddVerifiedDomain,
+  type ApiKey,
+  AuthenticateApiKey,
+  type CommandContract,
+  contextFrom,
+  CreateAccount,
+  CreateApiKey,
+  createEnvelope,
+  type Envelope,
+  envelopeSchema,
+  type ErrorBody,
+  fail,
+  GetAccount,
+  ListApiKeys,
+  newId,
+  ok,
+  RecordApiKeyUsage,
+  type RequestOf,
+  type ResponseOf,
+  type Result,
+  RevokeApiKey,
+  SetKycStatus,
+} from '@cts/contracts';
+import { type InProcessBus } from '@cts/messaging';
+
+interface StoredKey {
+  key: ApiKey;
+  accountId: string;
+  hash: string;
+}
+
+type Handler<C extends CommandContract> = (
+  request: RequestOf<C>,
+  envelope: Envelope<RequestOf<C>>,
+) => Result<ResponseOf<C>>;
+
+/**
+ * An in-memory account-service on an in-process bus, for the gateway's tests: real envelopes and
+ * contracts, plus hooks to hold a reply (concurrency) or fail the next call of a topic.
+ */
+export class FakeAccountService {
+  readonly accounts = new Map<string, Account>();
+  readonly keys = new Map<string, StoredKey>();
+  readonly received: Envelope[] = [];
+  private readonly holds = new Map<string, Promise<void>>();
+  private readonly failures = new Map<string, ErrorBody>();
+
+  constructor(private readonly bus: InProcessBus) {
+    this.on(CreateAccount, (req) => this.createAccount(req));
+    this.on(GetAccount, (req) => this.account(req.account_id));
+    this.on(SetKycStatus, (req) => this.update(req.account_id, { kyc_status: req.kyc_status }));
+    this.on(AddVerifiedDomain, (req) =>
+      this.accounts.has(req.account_id)
+        ? ok({ account_id: req.account_id, domain: req.domain, verified_at: new Date().toISOString() })
+        : fail('account_not_found', 'No such account'),
+    );
+    this.on(CreateApiKey, (req) =>
+      this.accounts.has(req.account_id)
+        ? ok(this.storeKey(req.account_id, req.key))
+        : fail('account_not_found', 'No such account'),
+    );
+    this.on(ListApiKeys, (req) =>
+      ok({
+        api_keys: [...this.keys.values()].filter((k) => k.accountId === req.account_id).map((k) => k.key),
+      }),
+    );
+    this.on(RevokeApiKey, (req) => this.revoke(req.account_id, req.key_id));
+    this.on(AuthenticateApiKey, (req) => this.authenticate(req.key_hash));
+    this.on(RecordApiKeyUsage, (req) => this.recordUsage(req.usages));
+  }
+
+  /** Calls of one topic, in order. */
+  calls<C extends CommandContract>(contract: C): Envelope<RequestOf<C>>[] {
+    return this.received.filter((e): e is Envelope<RequestOf<C>> => e.type === contract.topic);
+  }
+
+  /** Replies to `topic` (computed at once) are delivered only once `release` resolves. */
+  hold(contract: CommandContract, release: Promise<void>): void {
+    this.holds.set(contract.topic, release);
+  }
+
+  failNext(contract: CommandContract, error: ErrorBody): void {
+    this.failures.set(contract.topic, error);
+  }
+
+  storeKey(
+    accountId: string,
+    key: { name: string; environment: 'live' | 'test'; key_hash: string; prefix: string },
+  ): ApiKey {
+    const apiKey: ApiKey = {
+      key_id: newId('key'),
+      name: key.name,
+      environment: key.environment,
+      prefix: key.prefix,
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+      request_count: 0,
+      revoked_at: null,
+    };
+    this.keys.set(apiKey.key_id, { key: apiKey, accountId, hash: key.key_hash });
+    return apiKey;
+  }
+
+  private on<C extends CommandContract>(contract: C, handler: Handler<C>): void {
+    this.bus.registerCommand(contract.topic, async (data) => {
+      const envelope = envelopeSchema(contract.request).parse(data) as Envelope<RequestOf<C>>;
+      this.received.push(envelope);
+      const failure = this.failures.get(contract.topic);
+      this.failures.delete(contract.topic);
+      const result = failure ? { ok: false as const, error: failure } : handler(envelope.payload, envelope);
+      // Answered now, delivered later: what a slow network does to a reply.
+      await this.holds.get(contract.topic);
+      return createEnvelope(`${contract.topic}.reply`, contract.version, result, contextFrom(envelope));
+    });
+  }
+
+  private createAccount(req: RequestOf<typeof CreateAccount>): Result<ResponseOf<typeof CreateAccount>> {
+    if ([...this.accounts.values()].some((a) => a.handle === req.handle)) {
+      return fail('handle_taken', `${req.handle} is taken`);
+    }
+    const account: Account = {
+      account_id: newId('acct'),
+      handle: req.handle,
+      type: req.type,
+      public_key: null,
+      kyc_status: req.kyc_status,
+      created_at: new Date().toISOString(),
+    };
+    this.accounts.set(account.account_id, account);
+    return ok({ account, api_keys: req.api_keys.map((key) => this.storeKey(account.account_id, key)) });
+  }
+
+  private account(accountId: string): Result<Account> {
+    const account = this.accounts.get(accountId);
+    return account ? ok(account) : fail('account_not_found', 'No such account');
+  }
+
+  private update(accountId: string, change: Partial<Account>): Result<Account> {
+    const account = this.accounts.get(accountId);
+    if (!account) {
+      return fail('account_not_found', 'No such account');
+    }
+    const updated = { ...account, ...change };
+    this.accounts.set(accountId, updated);
+    return ok(updated);
+  }
+
+  private revoke(accountId: string, keyId: string): Result<ResponseOf<typeof RevokeApiKey>> {
+    const stored = this.keys.get(keyId);
+    if (!stored || stored.accountId !== accountId) {
+      return fail('api_key_not_found', 'No such API key');
+    }
+    stored.key = { ...stored.key, revoked_at: stored.key.revoked_at ?? new Date().toISOString() };
+    return ok({ api_key: stored.key, key_hash: stored.hash });
+  }
+
+  private authenticate(hash: string): Result<ResponseOf<typeof AuthenticateApiKey>> {
+    const stored = [...this.keys.values()].find((k) => k.hash === hash && k.key.revoked_at === null);
+    return stored
+      ? ok({ account_id: stored.accountId, key_id: stored.key.key_id, environment: stored.key.environment })
+      : fail('unauthorized', 'Unknown API key');
+  }
+
+  private recordUsage(usages: RequestOf<typeof RecordApiKeyUsage>['usages']): Result<{ recorded: number }> {
+    for (const usage of usages) {
+      const stored = this.keys.get(usage.key_id);
+      if (stored) {
+        const last = stored.key.last_used_at;
+        stored.key = {
+          ...stored.key,
+          request_count: stored.key.request_count + usage.requests,
+          last_used_at: last && last > usage.last_used_at ? last : usage.last_used_at,
+        };
+      }
+    }
+    return ok({ recorded: usages.length });
+  }
+}
