@@ -9,8 +9,18 @@ import { startPostgres } from './postgres.mjs';
 import { startRedis } from './redis.mjs';
 
 const COMPONENTS = [
-  { name: 'kafka', envVar: 'KAFKA_BROKERS', start: (dir) => startKafka({ dir }), address: (kafka) => kafka.brokers },
-  { name: 'postgres', envVar: 'DATABASE_URL', start: (dir) => startPostgres({ dir }), address: (postgres) => postgres.url },
+  {
+    name: 'kafka',
+    envVar: 'KAFKA_BROKERS',
+    start: (dir) => startKafka({ dir }),
+    address: (kafka) => kafka.brokers,
+  },
+  {
+    name: 'postgres',
+    envVar: 'DATABASE_URL',
+    start: (dir) => startPostgres({ dir }),
+    address: (postgres) => postgres.url,
+  },
   { name: 'redis', envVar: 'REDIS_URL', start: (dir) => startRedis({ dir }), address: (redis) => redis.url },
 ];
 
@@ -32,7 +42,9 @@ export async function startInfra({ dir } = {}) {
   const failures = results.filter((result) => result.status === 'rejected').map((result) => result.reason);
   if (failures.length > 0) {
     await stop();
-    throw new Error(`infra did not start:\n${failures.map((error) => error.message).join('\n')}`, { cause: failures[0] });
+    throw new Error(`infra did not start:\n${failures.map((error) => error.message).join('\n')}`, {
+      cause: failures[0],
+    });
   }
   const env = Object.fromEntries(running.map((component) => [component.envVar, component.address]));
   return { env, stop };

@@ -25,15 +25,23 @@ const DEPENDENCY_PLUGIN_VERSION = '3.8.1';
 const STARTUP_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 20_000;
 
-const cacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cts', `kafka-${KAFKA_VERSION}`);
+const cacheDir = join(
+  process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+  'cts',
+  `kafka-${KAFKA_VERSION}`,
+);
 const libsDir = join(cacheDir, 'libs');
 const fetchedMarker = join(libsDir, '.fetched');
 
 /** Makes sure the broker jars are in the cache; returns the directory holding them. */
 export async function fetchKafka() {
-  if (existsSync(fetchedMarker)) return libsDir;
+  if (existsSync(fetchedMarker)) {
+    return libsDir;
+  }
 
-  console.error(`[kafka] fetching Apache Kafka ${KAFKA_VERSION} jars from Maven Central into ${libsDir} (first run only)`);
+  console.error(
+    `[kafka] fetching Apache Kafka ${KAFKA_VERSION} jars from Maven Central into ${libsDir} (first run only)`,
+  );
   await mkdir(cacheDir, { recursive: true });
   // Fetch into a private staging dir and rename it into place, so concurrent first runs cannot see half a libs dir.
   const stagingDir = await mkdtemp(join(cacheDir, 'staging-'));
@@ -59,11 +67,15 @@ export async function fetchKafka() {
 }
 
 async function moveIntoPlace(stagedLibs) {
-  if (existsSync(libsDir) && !existsSync(fetchedMarker)) await rm(libsDir, { recursive: true, force: true });
+  if (existsSync(libsDir) && !existsSync(fetchedMarker)) {
+    await rm(libsDir, { recursive: true, force: true });
+  }
   try {
     await rename(stagedLibs, libsDir);
   } catch (error) {
-    if (!existsSync(fetchedMarker)) throw error; // otherwise a concurrent run finished first: fine
+    if (!existsSync(fetchedMarker)) {
+      throw error;
+    } // otherwise a concurrent run finished first: fine
   }
 }
 
@@ -98,11 +110,13 @@ function throwawayPom() {
 }
 
 /**
- * Starts a broker whose files (config, data, logs) live in `dir`.
- * Resolves once a kafkajs admin client can list topics.
+ * Starts a broker whose files (config, data, logs) live in `dir`; a `dir` that already holds a
+ * formatted broker is reused with its topics. Resolves once the broker serves kafkajs clients.
  */
 export async function startKafka({ dir, port, controllerPort } = {}) {
-  if (!dir) throw new Error('startKafka: `dir` is required');
+  if (!dir) {
+    throw new Error('startKafka: `dir` is required');
+  }
   const libs = await fetchKafka();
   [port, controllerPort] = await choosePorts(port, controllerPort);
 
@@ -112,7 +126,9 @@ export async function startKafka({ dir, port, controllerPort } = {}) {
   await writeFile(paths.log4jProperties, log4jProperties(paths.serverLog));
 
   const classSharing = await classDataSharing(libs);
-  if (!existsSync(join(paths.data, 'meta.properties'))) await formatStorage(libs, paths, classSharing.useArchive);
+  if (!existsSync(join(paths.data, 'meta.properties'))) {
+    await formatStorage(libs, paths, classSharing.useArchive);
+  }
 
   const brokers = `127.0.0.1:${port}`;
   const broker = spawnBroker(libs, paths, classSharing.brokerJvmArgs);
@@ -140,7 +156,12 @@ async function classDataSharing(libs) {
   const archive = join(libs, `classes-${await jvmBuildId()}.jsa`);
   if (existsSync(archive)) {
     const useArchive = [`-XX:SharedArchiveFile=${archive}`];
-    return { useArchive, brokerJvmArgs: useArchive, publishArchive: async () => {}, discardArchive: async () => {} };
+    return {
+      useArchive,
+      brokerJvmArgs: useArchive,
+      publishArchive: async () => {},
+      discardArchive: async () => {},
+    };
   }
   // Written under a private name, renamed into place only after a clean exit: concurrent runs and
   // a killed JVM cannot leave a half-written archive behind.
@@ -224,7 +245,14 @@ function javaArgs(libs, paths, extraJvmArgs, mainClassAndArgs) {
 }
 
 async function formatStorage(libs, paths, jvmArgs) {
-  const storageTool = ['kafka.tools.StorageTool', 'format', '-t', newClusterId(), '-c', paths.serverProperties];
+  const storageTool = [
+    'kafka.tools.StorageTool',
+    'format',
+    '-t',
+    newClusterId(),
+    '-c',
+    paths.serverProperties,
+  ];
   await run('java', javaArgs(libs, paths, jvmArgs, storageTool), { logFile: paths.jvmLog });
 }
 
@@ -233,7 +261,9 @@ function newClusterId() {
   // with '-' would be parsed as an option by the CLI, which is why Kafka's own generator skips those too.
   for (;;) {
     const id = randomBytes(16).toString('base64url');
-    if (!id.startsWith('-')) return id;
+    if (!id.startsWith('-')) {
+      return id;
+    }
   }
 }
 
@@ -257,10 +287,14 @@ async function waitUntilBrokerAnswers(brokers, broker, paths) {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (!(await brokerIsReady(brokers))) {
     if (hasExited(broker)) {
-      throw new Error(`Kafka exited during startup (code ${broker.exitCode ?? broker.signalCode}).\n${await logTail(paths)}`);
+      throw new Error(
+        `Kafka exited during startup (code ${broker.exitCode ?? broker.signalCode}).\n${await logExcerpt(paths)}`,
+      );
     }
     if (Date.now() > deadline) {
-      throw new Error(`Kafka did not answer on ${brokers} within ${STARTUP_TIMEOUT_MS / 1000} s.\n${await logTail(paths)}`);
+      throw new Error(
+        `Kafka did not answer on ${brokers} within ${STARTUP_TIMEOUT_MS / 1000} s.\n${await logExcerpt(paths)}`,
+      );
     }
     await sleep(200);
   }
@@ -292,14 +326,26 @@ async function brokerIsReady(brokers) {
   }
 }
 
-async function logTail(paths, lineCount = 40) {
+/** The broker's first errors (the cause, usually) and its last lines (the shutdown that followed). */
+async function logExcerpt(paths) {
   const sections = [];
   for (const file of [paths.jvmLog, paths.serverLog]) {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    const lines = text.trimEnd().split('\n').slice(-lineCount).join('\n');
-    if (lines) sections.push(`--- last lines of ${file} ---\n${lines}`);
+    const lines = (await readFile(file, 'utf8').catch(() => '')).trimEnd().split('\n').filter(Boolean);
+    const firstErrors = lines.filter(isErrorOrItsException).slice(0, 8);
+    if (firstErrors.length > 0) {
+      sections.push(`--- first errors in ${file} ---`, ...firstErrors);
+    }
+    if (lines.length > 0) {
+      sections.push(`--- last lines of ${file} ---`, ...lines.slice(-20));
+    }
   }
   return sections.join('\n') || `(no broker log in ${paths.logs})`;
+}
+
+// An ERROR/FATAL line, or the exception line right after one (which says e.g. "Address already in use").
+function isErrorOrItsException(line, index, lines) {
+  const isError = (text) => /\] (ERROR|FATAL) /.test(text ?? '');
+  return isError(line) || (isError(lines[index - 1]) && !line.startsWith('['));
 }
 
 // --- child processes ---
@@ -309,7 +355,9 @@ function hasExited(child) {
 }
 
 function waitForExit(child, timeoutMs) {
-  if (hasExited(child)) return Promise.resolve(true);
+  if (hasExited(child)) {
+    return Promise.resolve(true);
+  }
   return new Promise((resolve) => {
     const timer = timeoutMs ? setTimeout(() => resolve(false), timeoutMs) : null;
     child.once('exit', () => {
@@ -328,9 +376,13 @@ function killOnExit(child) {
 
 /** SIGTERM, then SIGKILL after STOP_TIMEOUT_MS. Resolves to whether the broker shut down by itself. */
 async function stopProcess(child) {
-  if (hasExited(child)) return false;
+  if (hasExited(child)) {
+    return false;
+  }
   child.kill('SIGTERM');
-  if (await waitForExit(child, STOP_TIMEOUT_MS)) return true;
+  if (await waitForExit(child, STOP_TIMEOUT_MS)) {
+    return true;
+  }
   child.kill('SIGKILL');
   await waitForExit(child);
   return false;
@@ -348,10 +400,14 @@ async function run(command, args, { logFile } = {}) {
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exitCode = await new Promise((resolve, reject) => {
-    child.once('error', reject);
+    child.once('error', (error) =>
+      reject(error.code === 'ENOENT' ? new Error(`${command} not found on PATH`) : error),
+    );
     child.once('close', (code, signal) => resolve(code ?? signal));
   });
-  if (logFile) await appendFile(logFile, output);
+  if (logFile) {
+    await appendFile(logFile, output);
+  }
   if (exitCode !== 0) {
     const tail = output.trimEnd().split('\n').slice(-30).join('\n');
     throw new Error(`\`${command} ${args.join(' ')}\` failed with ${exitCode}:\n${tail}`);

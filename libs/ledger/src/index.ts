@@ -1,0 +1,40 @@
+export * from './ledger.port';
+export {
+  AccountNotFoundError,
+  ConfidentialTransfersUnavailableError,
+  InsufficientFundsOnchainError,
+  LedgerError,
+  TransactionFailedError,
+  isLedgerError,
+  type LedgerErrorCode,
+  type UnavailabilityReason,
+} from './ledger.errors';
+export { elgamalPubkeyOf, ownerAddressOf } from './keys/account-keys';
+export { SolanaRpcLedger, type SolanaRpcLedgerConfig } from './solana-rpc/solana-rpc-ledger';
+export { type LedgerRpc, type LedgerRpcApi, type LedgerTimeouts } from './solana-rpc/ledger-rpc';
+export { MAX_CONFIDENTIAL_AMOUNT } from './solana-rpc/ledger-guards';
+export {
+  createProofPool,
+  type JobPreparation,
+  type ProofPool,
+  type ProofPoolOptions,
+  type ProofPoolStats,
+} from './proof-pool/proof-pool';
+export {
+  createLocalLedgerRuntime,
+  readLocalLedgerConfig,
+  type LocalLedgerConfig,
+  type LocalLedgerRuntimeOptions,
+} from './local-runtime/create-local-runtime';
+export { LocalLedgerRuntime, type LocalOperatorKeys } from './local-runtime/local-runtime';
+export { type LocalLedgerGenesis, LOCAL_ASSETS } from './local-runtime/genesis';
+export { handleJsonRpc } from './local-runtime/json-rpc.handler';
+export { type JsonRpcRequest, type JsonRpcResponse } from './local-runtime/json-rpc.types';
+export { createLocalLedgerRpc, createLocalLedgerTransport } from './local-runtime/rpc-transport';
+export {
+  startLocalLedgerServer,
+  type LocalLedgerServer,
+  type LocalLedgerServerOptions,
+} from './local-runtime/http-server';
+export { connectInProcess, connectOverHttp, type LocalLedgerConnection } from './local-ledger';
+export { measureRawLedgerRate, type RawLedgerRate, type RawLedgerRateOptions } from './bench/raw-ledger-rate';

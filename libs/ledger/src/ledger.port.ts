@@ -1,0 +1,100 @@
+import { type AccountKeyMaterial } from '@cts/crypto';
+import { type Address, type Signature } from '@solana/kit';
+
+export type LedgerEnvironment = 'test' | 'live';
+
+/**
+ * Per-account key material, unsealed by custody for one operation and never stored by the ledger:
+ * `{ signingSeed: 32-byte ed25519 seed; elgamalSecret: 32 bytes; aeKey: 16 bytes }`. One definition,
+ * shared with custody (which seals exactly this shape) through @cts/crypto.
+ */
+export type { AccountKeyMaterial } from '@cts/crypto';
+
+export interface LedgerAsset {
+  code: string;
+  mint: Address;
+  decimals: number;
+}
+
+export interface ConfidentialTransferRequest {
+  from: AccountKeyMaterial;
+  toOwner: Address;
+  asset: string;
+  /** Base units (USDC 6 decimals, SOL 9), at most 2^48 - 1 per transfer. */
+  amount: bigint;
+}
+
+export type StandardTransferRequest = ConfidentialTransferRequest;
+
+export interface LedgerSubmission {
+  /** Signature of the transaction that moved the funds (the last one of the plan). */
+  signature: Signature;
+}
+
+export interface ApplyPendingResult {
+  /** Null when nothing was pending: no transaction was sent. */
+  signature: Signature | null;
+}
+
+interface AccountViewBase {
+  owner: Address;
+  asset: string;
+  /** The owner's associated token account for the asset. */
+  tokenAccount: Address;
+}
+
+export interface MissingAccountView extends AccountViewBase {
+  exists: false;
+  confidentialReady: false;
+}
+
+export interface PublicAccountView extends AccountViewBase {
+  exists: true;
+  confidentialReady: false;
+  /** The non-confidential (public) token balance, base units. */
+  publicAmount: bigint;
+}
+
+/** Raw ledger bytes only: the ledger never decrypts on its own. */
+export interface ConfidentialAccountView extends AccountViewBase {
+  exists: true;
+  confidentialReady: true;
+  publicAmount: bigint;
+  /** 32 bytes. */
+  elgamalPubkey: Uint8Array;
+  /** 64-byte ElGamal ciphertext of the available balance. */
+  availableBalanceCiphertext: Uint8Array;
+  /** 36-byte AE ciphertext of the available balance (openable with the AE key). */
+  decryptableAvailableBalance: Uint8Array;
+  /** 64-byte ElGamal ciphertexts of the pending balance, low 16 bits and high bits. */
+  pendingBalanceLo: Uint8Array;
+  pendingBalanceHi: Uint8Array;
+  pendingCreditCounter: bigint;
+}
+
+export type LedgerAccountView = MissingAccountView | PublicAccountView | ConfidentialAccountView;
+
+export type SignatureOutcome = 'confirmed' | 'failed' | 'unknown';
+
+/**
+ * What transfer-service needs from a ledger. One implementation (the Solana RPC adapter) serves real
+ * clusters and the local runtime alike. Settlements from one source account must be serialized by the
+ * caller across replicas: a proof is bound to the source's current balance ciphertext.
+ */
+export interface LedgerPort {
+  readonly environment: LedgerEnvironment;
+  /** Checks the cluster can do confidential transfers; rejects with ConfidentialTransfersUnavailableError. */
+  init(): Promise<void>;
+  assets(): LedgerAsset[];
+  /** Creates and configures the owner's confidential token account for every asset. Idempotent. */
+  openAccounts(keys: AccountKeyMaterial): Promise<Address>;
+  /** Test ledgers only: mints, deposits and applies, so the amount lands in the available balance. */
+  fundTestAccount(keys: AccountKeyMaterial, asset: string, amount: bigint): Promise<LedgerSubmission>;
+  transferConfidential(request: ConfidentialTransferRequest): Promise<LedgerSubmission>;
+  applyPendingBalance(keys: AccountKeyMaterial, asset: string): Promise<ApplyPendingResult>;
+  /** Withdraws from the sender's confidential balance and pays the recipient's public balance. */
+  transferStandard(request: StandardTransferRequest): Promise<LedgerSubmission>;
+  readAccount(owner: Address, asset: string): Promise<LedgerAccountView>;
+  confirmSignature(signature: Signature): Promise<SignatureOutcome>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,268 @@
+import { FailedTransactionMetadata, type LiteSVM } from 'litesvm';
+import { type Address, type EncodedAccount, type Transaction, getBase58Decoder, lamports } from '@solana/kit';
+import { type LedgerAsset, type LedgerEnvironment } from '../ledger.port';
+import { type BlockClock, type BlockView } from './block-clock';
+import { type LocalLedgerGenesis } from './genesis';
+import { type LedgerStateFile, type StateFileWriter } from './state-file';
+import { type TransactionErrorJson, transactionErrorJson } from './transaction-error-json';
+import { parseWireTransaction } from './wire-transaction';
+
+export interface ExecutionReport {
+  err: TransactionErrorJson | null;
+  logs: string[];
+  unitsConsumed: bigint;
+}
+
+export type SubmitOutcome =
+  | { kind: 'landed'; signature: string }
+  | { kind: 'rejected'; report: ExecutionReport }
+  | { kind: 'invalid'; message: string };
+
+export interface LocalOperatorKeys {
+  feePayerSeed: Uint8Array;
+  mintAuthoritySeed: Uint8Array;
+}
+
+interface RuntimeSetup {
+  genesis: LocalLedgerGenesis;
+  operatorKeys: LocalOperatorKeys;
+  release: () => void;
+}
+
+interface SignatureRecord {
+  slot: bigint;
+  err: TransactionErrorJson | null;
+}
+
+const SIGNATURES_IN_MEMORY = 50_000;
+const SIGNATURES_PERSISTED = 5_000;
+
+/**
+ * One environment's ledger: LiteSVM with real Token-2022 and the ZK ElGamal proof program, plus what a
+ * cluster adds around it (block clock, signature statuses, durable state). Synchronous by design: every
+ * call runs to completion on the event loop, so transactions apply in arrival order like a leader's.
+ */
+export class LocalLedgerRuntime {
+  private readonly tracked = new Set<Address>();
+  private readonly signatures = new Map<string, SignatureRecord>();
+  private writer: StateFileWriter | null = null;
+  private setup: RuntimeSetup | null = null;
+  private closed = false;
+
+  constructor(
+    readonly environment: LedgerEnvironment,
+    private readonly svm: LiteSVM,
+    private readonly clock: BlockClock,
+  ) {}
+
+  /** Completes construction once genesis exists (genesis itself runs through submitTransaction). */
+  attach(setup: RuntimeSetup): void {
+    this.setup = setup;
+  }
+
+  get genesis(): LocalLedgerGenesis {
+    return this.attached().genesis;
+  }
+
+  /** The fee payer and mint authority seeds a ledger adapter for this runtime needs. */
+  get operatorKeys(): LocalOperatorKeys {
+    return this.attached().operatorKeys;
+  }
+
+  assets(): LedgerAsset[] {
+    return this.genesis.assets.map((asset) => ({ ...asset }));
+  }
+
+  block(): BlockView {
+    return this.clock.current();
+  }
+
+  isBlockhashValid(blockhash: string): boolean {
+    return this.clock.isValid(blockhash);
+  }
+
+  minimumBalance(size: bigint): bigint {
+    return this.svm.minimumBalanceForRentExemption(size);
+  }
+
+  account(address: Address): EncodedAccount | null {
+    const account = this.svm.getAccount(address);
+    return account.exists ? account : null;
+  }
+
+  signatureStatus(signature: string): SignatureRecord | null {
+    return this.signatures.get(signature) ?? null;
+  }
+
+  submitTransaction(wire: Uint8Array, options: { skipPreflight: boolean }): SubmitOutcome {
+    const parsed = parseWireTransaction(wire);
+    if ('message' in parsed) {
+      return { kind: 'invalid', message: parsed.message };
+    }
+    const { transaction, signature, blockhash, writable } = parsed;
+    const refusal = this.signatures.has(signature)
+      ? 'AlreadyProcessed'
+      : !this.clock.isValid(blockhash)
+        ? 'BlockhashNotFound'
+        : null;
+    if (refusal !== null) {
+      return { kind: 'rejected', report: { err: refusal, logs: [], unitsConsumed: 0n } };
+    }
+    if (!options.skipPreflight) {
+      const preflight = this.execute(transaction, 'simulate');
+      if (preflight.err !== null) {
+        return { kind: 'rejected', report: preflight };
+      }
+    }
+    const result = this.execute(transaction, 'send');
+    if (typeof result.err === 'string') {
+      // Transaction-level errors (signature, fee payer, ...) stop it before execution: it never lands.
+      return { kind: 'rejected', report: result };
+    }
+    // A transaction that fails during execution still lands: its fee is paid and its status recorded.
+    this.record(signature, result.err, result.err === null ? writable : writable.slice(0, 1));
+    return { kind: 'landed', signature };
+  }
+
+  simulateTransaction(
+    wire: Uint8Array,
+    options: { sigVerify: boolean },
+  ): ExecutionReport | { message: string } {
+    const parsed = parseWireTransaction(wire);
+    if ('message' in parsed) {
+      return parsed;
+    }
+    if (options.sigVerify) {
+      return this.execute(parsed.transaction, 'simulate');
+    }
+    this.svm.withSigverify(false);
+    try {
+      return this.execute(parsed.transaction, 'simulate');
+    } finally {
+      this.svm.withSigverify(true);
+    }
+  }
+
+  airdrop(recipient: Address, amount: bigint): string | null {
+    const result = this.svm.airdrop(recipient, lamports(amount));
+    if (result === null || result instanceof FailedTransactionMetadata) {
+      return null;
+    }
+    const signature = getBase58Decoder().decode(result.signature());
+    this.record(signature, null, [recipient]);
+    return signature;
+  }
+
+  /** Called once at start, before any transaction: accounts written in an earlier life of this ledger. */
+  restore(state: LedgerStateFile): void {
+    for (const [address, account] of Object.entries(state.accounts) as [
+      Address,
+      LedgerStateFile['accounts'][string],
+    ][]) {
+      const data = new Uint8Array(Buffer.from(account.data, 'base64'));
+      this.svm.setAccount({
+        address,
+        data,
+        executable: account.executable,
+        lamports: lamports(BigInt(account.lamports)),
+        programAddress: account.owner as Address,
+        space: BigInt(data.length),
+      });
+      this.tracked.add(address);
+    }
+    for (const entry of state.signatures) {
+      this.signatures.set(entry.signature, { slot: BigInt(entry.slot), err: entry.err });
+    }
+  }
+
+  persistTo(writer: StateFileWriter): void {
+    this.writer = writer;
+  }
+
+  snapshot(): LedgerStateFile {
+    const accounts: LedgerStateFile['accounts'] = {};
+    for (const address of this.tracked) {
+      const account = this.account(address);
+      if (account === null) {
+        this.tracked.delete(address);
+        continue;
+      }
+      accounts[address] = {
+        lamports: account.lamports.toString(),
+        owner: account.programAddress,
+        executable: account.executable,
+        data: Buffer.from(account.data).toString('base64'),
+      };
+    }
+    const signatures = [...this.signatures].slice(-SIGNATURES_PERSISTED).map(([signature, record]) => ({
+      signature,
+      slot: record.slot.toString(),
+      err: record.err,
+    }));
+    return {
+      version: 1,
+      environment: this.environment,
+      slot: this.block().slot.toString(),
+      accounts,
+      signatures,
+    };
+  }
+
+  async flush(): Promise<void> {
+    await this.writer?.flush();
+  }
+
+  /** Writes the last state and releases the state directory. */
+  async close(): Promise<void> {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    await this.flush();
+    this.setup?.release();
+  }
+
+  private attached(): RuntimeSetup {
+    if (this.setup === null) {
+      throw new Error('the local ledger runtime is not initialised');
+    }
+    return this.setup;
+  }
+
+  private record(signature: string, err: TransactionErrorJson | null, written: Address[]): void {
+    const { slot } = this.clock.current();
+    this.svm.warpToSlot(slot);
+    this.signatures.set(signature, { slot, err });
+    if (this.signatures.size > SIGNATURES_IN_MEMORY) {
+      const oldest = this.signatures.keys().next();
+      if (oldest.done !== true) {
+        this.signatures.delete(oldest.value);
+      }
+    }
+    for (const address of written) {
+      this.tracked.add(address);
+    }
+    this.writer?.markDirty();
+  }
+
+  private execute(transaction: Transaction, mode: 'simulate' | 'send'): ExecutionReport {
+    let result;
+    try {
+      result =
+        mode === 'send' ? this.svm.sendTransaction(transaction) : this.svm.simulateTransaction(transaction);
+    } catch {
+      // LiteSVM's wrapper throws (instead of failing the transaction) when a signature is missing.
+      return { err: 'SignatureFailure', logs: [], unitsConsumed: 0n };
+    }
+    if (result instanceof FailedTransactionMetadata) {
+      const meta = result.meta();
+      return {
+        err: transactionErrorJson(result.err()),
+        logs: meta.logs(),
+        unitsConsumed: meta.computeUnitsConsumed(),
+      };
+    }
+    const meta = 'meta' in result ? result.meta() : result;
+    return { err: null, logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed() };
+  }
+}

@@ -1,0 +1,11 @@
+import { type SerializedLedgerError } from '../ledger.errors';
+import { type BuildJob, type SignedTransactionPlan } from '../transactions/build-job';
+
+export interface JobMessage {
+  id: number;
+  job: BuildJob;
+}
+
+export type ResultMessage =
+  | { id: number; ok: true; result: SignedTransactionPlan }
+  | { id: number; ok: false; error: SerializedLedgerError };

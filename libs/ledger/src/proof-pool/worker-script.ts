@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface WorkerLaunch {
+  filename: string;
+  workerData: unknown;
+  mode: 'compiled' | 'sources';
+}
+
+/**
+ * From dist the compiled proof-worker.js sits next to this file. From TypeScript sources (jest) there
+ * is only proof-worker.ts: a small CommonJS bootstrap compiles it on the fly with @swc/core. Null when
+ * neither exists (e.g. a bundle): the pool then builds in-thread.
+ */
+export function resolveProofWorker(directory: string = __dirname): WorkerLaunch | null {
+  const compiled = join(directory, 'proof-worker.js');
+  if (existsSync(compiled)) {
+    return { filename: compiled, workerData: {}, mode: 'compiled' };
+  }
+  const source = join(directory, 'proof-worker.ts');
+  const bootstrap = join(directory, 'source-worker-bootstrap.cjs');
+  if (existsSync(source) && existsSync(bootstrap)) {
+    const libsRoot = join(directory, '..', '..', '..');
+    return { filename: bootstrap, workerData: { bootstrap: { entry: source, libsRoot } }, mode: 'sources' };
+  }
+  return null;
+}

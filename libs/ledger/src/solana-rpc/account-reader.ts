@@ -1,0 +1,93 @@
+import { type Address, fetchEncodedAccounts } from '@solana/kit';
+import {
+  type Mint,
+  type Token,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  decodeMint,
+  decodeToken,
+  findAssociatedTokenPda,
+} from '@solana-program/token-2022';
+import { confidentialExtensionOf, isConfidentialReady } from '../accounts/token-state';
+import { AccountNotFoundError, LedgerError } from '../ledger.errors';
+import { COMMITMENT, type LedgerRpc } from './ledger-rpc';
+
+export async function associatedTokenAddress(owner: Address, mint: Address): Promise<Address> {
+  const [address] = await findAssociatedTokenPda({ owner, mint, tokenProgram: TOKEN_2022_PROGRAM_ADDRESS });
+  return address;
+}
+
+export interface TokenAccountsSnapshot {
+  mint: Mint | null;
+  tokens: (Token | null)[];
+}
+
+/** One getMultipleAccounts round trip for a mint and token accounts (one consistent slot). */
+export async function readMintAndTokens(
+  rpc: LedgerRpc,
+  mint: Address,
+  tokens: Address[],
+  abortSignal: AbortSignal,
+): Promise<TokenAccountsSnapshot> {
+  const [mintAccount, ...tokenAccounts] = await fetchEncodedAccounts(rpc, [mint, ...tokens], {
+    abortSignal,
+    commitment: COMMITMENT,
+  });
+  const decodedMint =
+    mintAccount?.exists === true && mintAccount.programAddress === TOKEN_2022_PROGRAM_ADDRESS
+      ? decodeMint(mintAccount).data
+      : null;
+  return {
+    mint: decodedMint,
+    tokens: tokenAccounts.map((account) =>
+      account.exists && account.programAddress === TOKEN_2022_PROGRAM_ADDRESS
+        ? decodeToken(account).data
+        : null,
+    ),
+  };
+}
+
+export interface TokenRole {
+  address: Address;
+  /** How the error message names it: source, recipient, account. */
+  role: string;
+}
+
+export function requireConfidential(token: Token | null, { address, role }: TokenRole): Token {
+  if (token === null) {
+    throw new AccountNotFoundError(`the ${role} token account ${address} does not exist`);
+  }
+  if (!isConfidentialReady(token)) {
+    throw new LedgerError(
+      'account_not_confidential',
+      `the ${role} token account ${address} is not configured for confidential transfers`,
+    );
+  }
+  return token;
+}
+
+export async function readConfidentialToken(
+  rpc: LedgerRpc,
+  mint: Address,
+  token: TokenRole,
+  abortSignal: AbortSignal,
+): Promise<Token> {
+  const { tokens } = await readMintAndTokens(rpc, mint, [token.address], abortSignal);
+  return requireConfidential(tokens[0] ?? null, token);
+}
+
+/**
+ * ApplyPendingBalance trusts our decryption of the pending balance; a credit landing between our read and
+ * the apply is applied on-chain but missing from the AE balance. The counters reveal it: say so loudly.
+ */
+export function assertNoCreditRace(address: Address, afterApply: Token): void {
+  const extension = confidentialExtensionOf(afterApply);
+  if (
+    extension !== null &&
+    extension.actualPendingBalanceCreditCounter !== extension.expectedPendingBalanceCreditCounter
+  ) {
+    throw new LedgerError(
+      'pending_balance_race',
+      `a credit reached ${address} while its pending balance was applied: its decryptable balance needs a resync`,
+    );
+  }
+}

@@ -1,0 +1,33 @@
+import { type Address, getAddressEncoder } from '@solana/kit';
+import { type Token } from '@solana-program/token-2022';
+import { confidentialExtensionOf, isConfidentialReady } from '../accounts/token-state';
+import { type LedgerAccountView } from '../ledger.port';
+
+interface AccountIdentity {
+  owner: Address;
+  asset: string;
+  tokenAccount: Address;
+}
+
+/** Decoded token account → the port's view: raw ciphertext bytes, never a decrypted amount. */
+export function toAccountView(identity: AccountIdentity, token: Token | null): LedgerAccountView {
+  if (token === null) {
+    return { ...identity, exists: false, confidentialReady: false };
+  }
+  const extension = confidentialExtensionOf(token);
+  if (extension === null || !isConfidentialReady(token)) {
+    return { ...identity, exists: true, confidentialReady: false, publicAmount: token.amount };
+  }
+  return {
+    ...identity,
+    exists: true,
+    confidentialReady: true,
+    publicAmount: token.amount,
+    elgamalPubkey: new Uint8Array(getAddressEncoder().encode(extension.elgamalPubkey)),
+    availableBalanceCiphertext: new Uint8Array(extension.availableBalance),
+    decryptableAvailableBalance: new Uint8Array(extension.decryptableAvailableBalance),
+    pendingBalanceLo: new Uint8Array(extension.pendingBalanceLow),
+    pendingBalanceHi: new Uint8Array(extension.pendingBalanceHigh),
+    pendingCreditCounter: extension.pendingBalanceCreditCounter,
+  };
+}

@@ -1,0 +1,18 @@
+import { type LedgerAsset, type LedgerEnvironment } from '../ledger.port';
+import { type ProofPool } from '../proof-pool/proof-pool';
+import { type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
+
+export interface SolanaRpcLedgerConfig {
+  /** `createSolanaRpc(url)` for a cluster or the local ledger's HTTP URL, or `createLocalLedgerRpc(runtime)`. */
+  rpc: LedgerRpc;
+  environment: LedgerEnvironment;
+  /** The asset registry of this environment: confidential-capable Token-2022 mints. */
+  assets: LedgerAsset[];
+  /** Pays fees and rent for every transaction. */
+  feePayerSeed: Uint8Array;
+  /** Test ledgers only: lets fundTestAccount mint. */
+  mintAuthoritySeed?: Uint8Array;
+  /** Shared pool; when omitted the ledger starts its own and closes it with itself. */
+  proofPool?: ProofPool;
+  timeouts?: Partial<LedgerTimeouts>;
+}

@@ -1,0 +1,288 @@
+import { type Address, type Signature } from '@solana/kit';
+import { type Token } from '@solana-program/token-2022';
+import { confidentialExtensionOf } from '../accounts/token-state';
+import { assertKeyMaterial, elgamalPubkeyOf, ownerAddressOf, signerFromSeed } from '../keys/account-keys';
+import { LedgerError } from '../ledger.errors';
+import {
+  type AccountKeyMaterial,
+  type ApplyPendingResult,
+  type ConfidentialTransferRequest,
+  type LedgerAccountView,
+  type LedgerAsset,
+  type LedgerEnvironment,
+  type LedgerPort,
+  type LedgerSubmission,
+  type SignatureOutcome,
+  type StandardTransferRequest,
+} from '../ledger.port';
+import { type ProofPool, type ProofPoolStats, createProofPool } from '../proof-pool/proof-pool';
+import { type BuildJob, type RentSchedule, type SigningContext } from '../transactions/build-job';
+import {
+  assertNoCreditRace,
+  associatedTokenAddress,
+  readConfidentialToken,
+  readMintAndTokens,
+  requireConfidential,
+} from './account-reader';
+import { toAccountView } from './account-view';
+import { assertConfidentialAmount, assertStandardAmount, sameBytes } from './ledger-guards';
+import { probeConfidentialTransfers } from './cluster-probe';
+import { KeyedMutex } from './keyed-mutex';
+import { COMMITMENT, DEFAULT_TIMEOUTS, type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
+import { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
+import { sendPlan, signatureOutcome } from './transaction-sender';
+
+export { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
+
+/** The ledger port over Solana JSON-RPC: one code path for devnet, mainnet and the local runtime. */
+export class SolanaRpcLedger implements LedgerPort {
+  readonly environment: LedgerEnvironment;
+  private readonly rpc: LedgerRpc;
+  private readonly pool: ProofPool;
+  private readonly ownsPool: boolean;
+  private readonly timeouts: LedgerTimeouts;
+  private readonly accountLocks = new KeyedMutex();
+  private probing: Promise<void> | null = null;
+  private rent: RentSchedule | null = null;
+
+  constructor(private readonly config: SolanaRpcLedgerConfig) {
+    this.environment = config.environment;
+    this.rpc = config.rpc;
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...config.timeouts };
+    this.ownsPool = config.proofPool === undefined;
+    this.pool = config.proofPool ?? createProofPool();
+  }
+
+  init(): Promise<void> {
+    this.probing ??= (async () => {
+      this.rent = await probeConfidentialTransfers({
+        rpc: this.rpc,
+        feePayer: await signerFromSeed(this.config.feePayerSeed),
+        assets: this.config.assets,
+        timeoutMs: this.timeouts.initMs,
+      });
+    })().catch((error: unknown) => {
+      // Not cached: the next operation probes again (the cluster may have come back).
+      this.probing = null;
+      throw error;
+    });
+    return this.probing;
+  }
+
+  assets(): LedgerAsset[] {
+    return this.config.assets.map((asset) => ({ ...asset }));
+  }
+
+  proofPoolStats(): ProofPoolStats {
+    return this.pool.stats();
+  }
+
+  async openAccounts(keys: AccountKeyMaterial): Promise<Address> {
+    assertKeyMaterial(keys);
+    const owner = await ownerAddressOf(keys);
+    return this.accountLocks.run(owner, async () => {
+      await this.configureMissingAccounts(keys, owner);
+      return owner;
+    });
+  }
+
+  async fundTestAccount(
+    keys: AccountKeyMaterial,
+    assetCode: string,
+    amount: bigint,
+  ): Promise<LedgerSubmission> {
+    const mintAuthoritySeed = this.config.mintAuthoritySeed;
+    if (this.environment !== 'test' || mintAuthoritySeed === undefined) {
+      throw new LedgerError(
+        'funding_not_allowed',
+        'funding is only available on a test ledger with a mint authority',
+      );
+    }
+    assertConfidentialAmount(amount);
+    const asset = this.asset(assetCode);
+    const owner = await ownerAddressOf(keys);
+    const token = await associatedTokenAddress(owner, asset.mint);
+    return this.accountLocks.run(token, async () => ({
+      signature: await this.execute(async () => ({
+        kind: 'fund',
+        context: await this.signingContext(),
+        keys,
+        mintAuthoritySeed,
+        mint: asset.mint,
+        decimals: asset.decimals,
+        token,
+        tokenState: await this.readConfidentialToken(asset, token, 'account'),
+        amount,
+      })),
+    }));
+  }
+
+  async transferConfidential(request: ConfidentialTransferRequest): Promise<LedgerSubmission> {
+    assertConfidentialAmount(request.amount);
+    const asset = this.asset(request.asset);
+    const source = await associatedTokenAddress(await ownerAddressOf(request.from), asset.mint);
+    const destination = await associatedTokenAddress(request.toOwner, asset.mint);
+    return this.accountLocks.run(source, async () => ({
+      signature: await this.execute(async () => {
+        const snapshot = await readMintAndTokens(
+          this.rpc,
+          asset.mint,
+          [source, destination],
+          this.requestSignal(),
+        );
+        const [sourceState, destinationState] = snapshot.tokens;
+        if (snapshot.mint === null) {
+          throw new LedgerError('asset_misconfigured', `mint ${asset.mint} of ${asset.code} is missing`);
+        }
+        return {
+          kind: 'confidential-transfer',
+          context: await this.signingContext(),
+          keys: request.from,
+          mint: asset.mint,
+          mintState: snapshot.mint,
+          source,
+          sourceState: requireConfidential(sourceState, { address: source, role: 'source' }),
+          destination,
+          destinationState: requireConfidential(destinationState, {
+            address: destination,
+            role: 'recipient',
+          }),
+          amount: request.amount,
+        };
+      }),
+    }));
+  }
+
+  async applyPendingBalance(keys: AccountKeyMaterial, assetCode: string): Promise<ApplyPendingResult> {
+    const asset = this.asset(assetCode);
+    const token = await associatedTokenAddress(await ownerAddressOf(keys), asset.mint);
+    return this.accountLocks.run(token, async () => {
+      const tokenState = await this.readConfidentialToken(asset, token, 'account');
+      const pending = confidentialExtensionOf(tokenState)?.pendingBalanceCreditCounter ?? 0n;
+      if (pending === 0n) {
+        return { signature: null };
+      }
+      const signature = await this.execute(async () => ({
+        kind: 'apply-pending',
+        context: await this.signingContext(),
+        keys,
+        token,
+        tokenState: await this.readConfidentialToken(asset, token, 'account'),
+      }));
+      assertNoCreditRace(token, await this.readConfidentialToken(asset, token, 'account'));
+      return { signature };
+    });
+  }
+
+  async transferStandard(request: StandardTransferRequest): Promise<LedgerSubmission> {
+    assertStandardAmount(request.amount);
+    const asset = this.asset(request.asset);
+    const source = await associatedTokenAddress(await ownerAddressOf(request.from), asset.mint);
+    const recipientToken = await associatedTokenAddress(request.toOwner, asset.mint);
+    return this.accountLocks.run(source, async () => ({
+      signature: await this.execute(async () => {
+        const sourceState = await this.readConfidentialToken(asset, source, 'source');
+        // Funds already public (an earlier attempt withdrew, then crashed) are used before withdrawing more.
+        const alreadyPublic = sourceState.amount < request.amount ? sourceState.amount : request.amount;
+        return {
+          kind: 'withdraw-and-pay',
+          context: await this.signingContext(),
+          keys: request.from,
+          mint: asset.mint,
+          decimals: asset.decimals,
+          source,
+          sourceState,
+          withdrawAmount: request.amount - alreadyPublic,
+          recipientOwner: request.toOwner,
+          recipientToken,
+          amount: request.amount,
+        };
+      }),
+    }));
+  }
+
+  async readAccount(owner: Address, assetCode: string): Promise<LedgerAccountView> {
+    const asset = this.asset(assetCode);
+    const tokenAccount = await associatedTokenAddress(owner, asset.mint);
+    const { tokens } = await readMintAndTokens(this.rpc, asset.mint, [tokenAccount], this.requestSignal());
+    return toAccountView({ owner, asset: asset.code, tokenAccount }, tokens[0] ?? null);
+  }
+
+  confirmSignature(signature: Signature): Promise<SignatureOutcome> {
+    return signatureOutcome(this.rpc, signature, this.requestSignal());
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsPool) {
+      await this.pool.close();
+    }
+  }
+
+  private async configureMissingAccounts(keys: AccountKeyMaterial, owner: Address): Promise<void> {
+    const pubkey = elgamalPubkeyOf(keys);
+    const missing: Address[] = [];
+    for (const asset of this.config.assets) {
+      const view = await this.readAccount(owner, asset.code);
+      if (!view.confidentialReady) {
+        missing.push(asset.mint);
+      } else if (!sameBytes(view.elgamalPubkey, pubkey)) {
+        throw new LedgerError(
+          'account_key_mismatch',
+          `the ${asset.code} account of ${owner} uses another ElGamal key`,
+        );
+      }
+    }
+    if (missing.length > 0) {
+      await this.execute(async () => ({
+        kind: 'configure-accounts',
+        context: await this.signingContext(),
+        keys,
+        mints: missing,
+      }));
+    }
+  }
+
+  private async execute(prepare: () => Promise<BuildJob>): Promise<Signature> {
+    await this.init();
+    let lastValidBlockHeight = 0n;
+    const plan = await this.pool.run(async () => {
+      const job = await prepare();
+      lastValidBlockHeight = job.context.lastValidBlockHeight;
+      return job;
+    });
+    return sendPlan(this.rpc, plan, lastValidBlockHeight, this.timeouts);
+  }
+
+  private async signingContext(): Promise<SigningContext> {
+    await this.init();
+    const rent = this.rent;
+    if (rent === null) {
+      throw new LedgerError('ledger_unavailable', 'the ledger is not initialised');
+    }
+    const { value } = await this.rpc
+      .getLatestBlockhash({ commitment: COMMITMENT })
+      .send({ abortSignal: this.requestSignal() });
+    return {
+      feePayerSeed: this.config.feePayerSeed,
+      blockhash: value.blockhash,
+      lastValidBlockHeight: value.lastValidBlockHeight,
+      rent,
+    };
+  }
+
+  private readConfidentialToken(asset: LedgerAsset, token: Address, role: string): Promise<Token> {
+    return readConfidentialToken(this.rpc, asset.mint, { address: token, role }, this.requestSignal());
+  }
+
+  private asset(code: string): LedgerAsset {
+    const asset = this.config.assets.find((candidate) => candidate.code === code);
+    if (asset === undefined) {
+      throw new LedgerError('unknown_asset', `unknown asset ${code} on the ${this.environment} ledger`);
+    }
+    return asset;
+  }
+
+  private requestSignal(): AbortSignal {
+    return AbortSignal.timeout(this.timeouts.requestMs);
+  }
+}

@@ -1,0 +1,142 @@
+import {
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
+  type Signature,
+  isSolanaError,
+} from '@solana/kit';
+import { InsufficientFundsOnchainError, LedgerError, TransactionFailedError } from '../ledger.errors';
+import { type SignatureOutcome } from '../ledger.port';
+import { type SignedTransaction, type SignedTransactionPlan } from '../transactions/build-job';
+import { COMMITMENT, type LedgerRpc, type LedgerTimeouts, sleep } from './ledger-rpc';
+
+type SendStatus = 'sent' | 'already-processed' | 'unknown';
+
+/**
+ * Sends a plan's transactions in order, each confirmed before the next (later ones consume the proof
+ * context accounts earlier ones create), and returns the primary transaction's signature.
+ */
+export async function sendPlan(
+  rpc: LedgerRpc,
+  plan: SignedTransactionPlan,
+  lastValidBlockHeight: bigint,
+  timeouts: LedgerTimeouts,
+): Promise<Signature> {
+  for (const transaction of plan.transactions) {
+    await sendAndConfirm(rpc, transaction, lastValidBlockHeight, timeouts);
+  }
+  const primary = plan.transactions[plan.primaryIndex];
+  if (primary === undefined) {
+    throw new LedgerError('transaction_failed', 'the plan produced no transaction');
+  }
+  return primary.signature;
+}
+
+async function sendAndConfirm(
+  rpc: LedgerRpc,
+  transaction: SignedTransaction,
+  lastValidBlockHeight: bigint,
+  timeouts: LedgerTimeouts,
+): Promise<void> {
+  await submit(rpc, transaction, timeouts);
+  const deadline = Date.now() + timeouts.confirmMs;
+  let resends = 0;
+  for (let attempt = 0; ; attempt += 1) {
+    const signal = AbortSignal.timeout(timeouts.requestMs);
+    const { value } = await rpc.getSignatureStatuses([transaction.signature]).send({ abortSignal: signal });
+    const status = value[0];
+    if (status?.err) {
+      throw new TransactionFailedError(
+        `transaction ${transaction.signature} failed on-chain: ${describe(status.err)}`,
+      );
+    }
+    if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new LedgerError(
+        'transaction_not_confirmed',
+        `transaction ${transaction.signature} not confirmed in time`,
+      );
+    }
+    if (status === null && attempt > 0) {
+      const height = await rpc.getBlockHeight({ commitment: COMMITMENT }).send({ abortSignal: signal });
+      if (height > lastValidBlockHeight) {
+        throw new LedgerError(
+          'transaction_not_confirmed',
+          `transaction ${transaction.signature} expired unconfirmed`,
+        );
+      }
+      // Nodes may drop a transaction under load: rebroadcasting the same bytes is idempotent.
+      if (attempt % 5 === 0 && resends < 10) {
+        resends += 1;
+        await submit(rpc, transaction, timeouts);
+      }
+    }
+    await sleep(attempt === 0 ? 0 : timeouts.pollMs);
+  }
+}
+
+async function submit(
+  rpc: LedgerRpc,
+  transaction: SignedTransaction,
+  timeouts: LedgerTimeouts,
+): Promise<SendStatus> {
+  try {
+    await rpc
+      .sendTransaction(transaction.wire, { encoding: 'base64', preflightCommitment: COMMITMENT })
+      .send({ abortSignal: AbortSignal.timeout(timeouts.requestMs) });
+    return 'sent';
+  } catch (error) {
+    if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) {
+      if (isSolanaError(error.cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)) {
+        return 'already-processed';
+      }
+      throw preflightError(transaction.signature, error.message, error.context.logs ?? []);
+    }
+    if (isSolanaError(error)) {
+      throw new TransactionFailedError(
+        `transaction ${transaction.signature} was refused: ${error.message}`,
+        [],
+        {
+          cause: error,
+        },
+      );
+    }
+    // A transport failure tells nothing about whether the node got it: the status poll decides.
+    return 'unknown';
+  }
+}
+
+function preflightError(signature: Signature, message: string, logs: readonly string[]): LedgerError {
+  if (logs.some((line) => /insufficient funds/i.test(line))) {
+    return new InsufficientFundsOnchainError();
+  }
+  return new TransactionFailedError(`transaction ${signature} failed preflight: ${message}`, logs);
+}
+
+function describe(error: unknown): string {
+  return JSON.stringify(error, (_key, value: unknown) =>
+    typeof value === 'bigint' ? value.toString() : value,
+  );
+}
+
+/** For reconciliation after a crash: did this signature land? Only confirmed/finalized count. */
+export async function signatureOutcome(
+  rpc: LedgerRpc,
+  signature: Signature,
+  abortSignal: AbortSignal,
+): Promise<SignatureOutcome> {
+  const { value } = await rpc
+    .getSignatureStatuses([signature], { searchTransactionHistory: true })
+    .send({ abortSignal });
+  const status = value[0];
+  if (status === null || status === undefined) {
+    return 'unknown';
+  }
+  if (status.err !== null) {
+    return 'failed';
+  }
+  return status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized'
+    ? 'confirmed'
+    : 'unknown';
+}

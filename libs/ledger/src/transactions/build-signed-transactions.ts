@@ -1,0 +1,22 @@
+import { type BuildJob, type SignedTransactionPlan } from './build-job';
+import { buildApplyPending } from './apply-pending.builder';
+import { buildConfidentialTransfer } from './confidential-transfer.builder';
+import { buildConfigureAccounts } from './configure-accounts.builder';
+import { buildFund } from './fund.builder';
+import { buildWithdrawAndPay } from './withdraw-and-pay.builder';
+
+/** The one entry point the proof workers (or the in-thread fallback) run. */
+export function buildSignedTransactions(job: BuildJob): Promise<SignedTransactionPlan> {
+  switch (job.kind) {
+    case 'configure-accounts':
+      return buildConfigureAccounts(job);
+    case 'fund':
+      return buildFund(job);
+    case 'confidential-transfer':
+      return buildConfidentialTransfer(job);
+    case 'withdraw-and-pay':
+      return buildWithdrawAndPay(job);
+    case 'apply-pending':
+      return buildApplyPending(job);
+  }
+}

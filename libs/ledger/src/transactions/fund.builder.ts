@@ -1,0 +1,50 @@
+import { zk } from '@cts/crypto';
+import {
+  getApplyConfidentialPendingBalanceInstruction,
+  getConfidentialDepositInstruction,
+  getMintToInstruction,
+} from '@solana-program/token-2022';
+import { confidentialExtensionOf } from '../accounts/token-state';
+import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import { LedgerError } from '../ledger.errors';
+import { decryptAvailable, decryptPending } from './balance-decryption';
+import { type FundJob, type SignedTransactionPlan } from './build-job';
+import { planAndSign } from './plan-signing';
+
+/**
+ * MintTo + Deposit + ApplyPendingBalance in ONE transaction: either the funds land in the available
+ * balance or nothing happens, so a retry after a crash never leaves them stranded in pending.
+ */
+export async function buildFund(job: FundJob): Promise<SignedTransactionPlan> {
+  const extension = confidentialExtensionOf(job.tokenState);
+  if (extension === null) {
+    throw new LedgerError(
+      'account_not_confidential',
+      'the account is not configured for confidential transfers',
+    );
+  }
+  const { signer, elgamal, ae } = await openAccountKeys(job.keys);
+  const [payer, mintAuthority] = await Promise.all([
+    signerFromSeed(job.context.feePayerSeed),
+    signerFromSeed(job.mintAuthoritySeed),
+  ]);
+  const newAvailable = decryptAvailable(extension, ae) + decryptPending(extension, elgamal) + job.amount;
+  const instructions = [
+    getMintToInstruction({ mint: job.mint, token: job.token, mintAuthority, amount: job.amount }),
+    getConfidentialDepositInstruction({
+      token: job.token,
+      mint: job.mint,
+      authority: signer,
+      amount: job.amount,
+      decimals: job.decimals,
+    }),
+    getApplyConfidentialPendingBalanceInstruction({
+      token: job.token,
+      authority: signer,
+      // The deposit above is one more pending credit.
+      expectedPendingBalanceCreditCounter: extension.pendingBalanceCreditCounter + 1n,
+      newDecryptableAvailableBalance: zk.AeKey.fromBytes(job.keys.aeKey).encrypt(newAvailable).toBytes(),
+    }),
+  ];
+  return planAndSign(instructions, payer, job.context);
+}
