@@ -108,4 +108,12 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const listed = await bus.send(ListApiKeys, { account_id: created.value.account.account_id }, context);
     expect(listed.ok && listed.value.api_keys[0]).toMatchObject({ request_count: 5, last_used_at: '2026-01-02T00:00:00.000Z' });
   });
+
+  it('dead-letters an invalid command with the reason and replies invalid_message', async () => {
+    const invalid = createEnvelope(CreateAccount.topic, 1, { handle: 'no-at-sign', type: 'personal', api_keys: [] }, context);
+    const reply = (await runtime.bus.request(CreateAccount.topic, invalid)) as { payload: unknown };
+    expect(reply.payload).toMatchObject({ ok: false, error: { code: 'invalid_message' } });
+    const letter = runtime.bus.deadLetters.find((d) => d.topic === 'account.create.dlq' && d.value.includes(invalid.id));
+    expect(JSON.parse(letter?.value ?? '{}')).toMatchObject({ consumer: 'account-service', topic: 'account.create', reason: expect.stringContaining('handle') });
+  });
 });
