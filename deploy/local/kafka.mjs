@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
 import { findFreePorts } from './ports.mjs';
+import { hasExited, killOnExit, waitForExit } from './child-process.mjs';
 
 const { Kafka, logLevel } = kafkajs;
 
@@ -350,29 +351,8 @@ function isErrorOrItsException(line, index, lines) {
 
 // --- child processes ---
 
-function hasExited(child) {
-  return child.exitCode !== null || child.signalCode !== null;
-}
 
-function waitForExit(child, timeoutMs) {
-  if (hasExited(child)) {
-    return Promise.resolve(true);
-  }
-  return new Promise((resolve) => {
-    const timer = timeoutMs ? setTimeout(() => resolve(false), timeoutMs) : null;
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
 
-/** If this Node process exits without stopping the broker (crash, process.exit), don't leave the JVM behind. */
-function killOnExit(child) {
-  const kill = () => child.kill('SIGKILL');
-  process.on('exit', kill);
-  child.once('exit', () => process.off('exit', kill));
-}
 
 /** SIGTERM, then SIGKILL after STOP_TIMEOUT_MS. Resolves to whether the broker shut down by itself. */
 async function stopProcess(child) {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { findFreePort } from './ports.mjs';
+import { hasExited, killOnExit, waitForExit } from './child-process.mjs';
 
 const STARTUP_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -104,30 +105,8 @@ async function answersPing(url) {
 
 // --- child process ---
 
-function hasExited(child) {
-  return child.exitCode !== null || child.signalCode !== null;
-}
 
-function waitForExit(child, timeoutMs) {
-  if (hasExited(child) || child.pid === undefined) {
-    return Promise.resolve(true);
-  }
-  return new Promise((resolve) => {
-    const timer = timeoutMs ? setTimeout(() => resolve(false), timeoutMs) : null;
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
 
-/** If this Node process exits without stopping Redis (crash, process.exit), don't leave it behind. */
-function killOnExit(child) {
-  const kill = () => child.kill('SIGKILL');
-  process.on('exit', kill);
-  child.once('exit', () => process.off('exit', kill));
-  child.once('error', () => process.off('exit', kill));
-}
 
 async function stopProcess(child) {
   if (hasExited(child) || child.pid === undefined) {
