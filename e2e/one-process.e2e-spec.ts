@@ -4,8 +4,9 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount, http } from './support/http';
+import { http } from './support/http';
 import { foundationBehaviour } from './support/foundation.behaviour';
+import { account, fund, provenBalance, transfersBehaviour } from './support/transfers.behaviour';
 
 interface OneProcess {
   child: ChildProcess;
@@ -66,13 +67,17 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   });
 
   foundationBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  transfersBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
 
-  it('shuts down cleanly on Ctrl-C and reuses its data on the next start', async () => {
-    const created = await createAccount(running.baseUrl, adminToken);
+  it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {
+    const created = await account({ baseUrl: running.baseUrl, adminToken });
+    await fund({ baseUrl: running.baseUrl, adminToken }, created, '7.25');
+    const before = await http(running.baseUrl, 'GET', '/v1/accounts/me', { token: created.token });
     expect(await stopOneProcess(running)).toBe(0);
     running = await startOneProcess(dataDir);
-    const me = await http(running.baseUrl, 'GET', '/v1/accounts/me', { token: created.api_keys.test.secret });
+    const me = await http(running.baseUrl, 'GET', '/v1/accounts/me', { token: created.token });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual(created.account);
+    expect(me.body).toEqual(before.body);
+    expect(await provenBalance({ baseUrl: running.baseUrl, adminToken }, created)).toBe('7.25');
   }, 120_000);
 });

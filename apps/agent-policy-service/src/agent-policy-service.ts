@@ -1,12 +1,16 @@
 import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { AgentPolicyModule } from './agent-policy.module';
+import { AgentEntity } from './agents/agent.entity';
 import { migrations } from './migrations';
+import { SpendPolicyEntity } from './policies/spend-policy.entity';
+import { SpendDailyTotalEntity, SpendReservationEntity } from './spending/spend-reservation.entity';
 
 export const agentPolicyService: ServiceDefinition = {
   name: 'agent-policy-service',
   schema: 'agents',
-  entities: [],
+  entities: [AgentEntity, SpendPolicyEntity, SpendReservationEntity, SpendDailyTotalEntity],
   migrations,
-  imports: [],
+  imports: [AgentPolicyModule],
 };
 
 export const start = (runtime: Runtime) => startService(agentPolicyService, runtime);

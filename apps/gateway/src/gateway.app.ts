@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import { PinoNestLogger, type RunningApp, type Runtime } from '@cts/platform';
+import { connectCommandTransport, PinoNestLogger, type RunningApp, type Runtime } from '@cts/platform';
 import { type AddressInfo } from 'node:net';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';
@@ -8,7 +8,6 @@ import { gatewaySettings, type GatewayTuning } from './gateway.settings';
 import { assignRequestId } from './http/request-id.middleware';
 import { requestLogging } from './http/request-logging';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document';
-import { connectCommandTransport } from './transport/command-client';
 
 export interface GatewayOptions extends GatewayTuning {
   port?: number;

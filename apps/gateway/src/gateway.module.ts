@@ -3,7 +3,12 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { COMMAND_CLIENT, COMMAND_TIMEOUT_MS, CommandBus, type CommandClient } from '@cts/messaging';
 import { CacheStore, READINESS_PROBES, type ReadinessProbe } from '@cts/platform';
 import { type Logger } from 'pino';
+import { AccountProvisioning } from './accounts/account-provisioning';
 import { AccountsController } from './accounts/accounts.controller';
+import { BalancesController } from './balances/balances.controller';
+import { SandboxController } from './sandbox/sandbox.controller';
+import { AmountSealer } from './transfers/amount-sealer';
+import { TransfersController } from './transfers/transfers.controller';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminAccountsService } from './admin/admin-accounts.service';
 import { AdminGuard } from './admin/admin.guard';
@@ -22,13 +27,19 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 /** Every route of the gateway. A new feature's controller is one line here. */
 export const GATEWAY_CONTROLLERS: Type[] = [
   HealthController,
   AccountsController,
+  BalancesController,
+  TransfersController,
+  SandboxController,
   ApiKeysController,
   AdminAccountsController,
+  WebhooksController,
 ];
 
 /** What the gateway is built on; the OpenAPI document is built on in-memory stand-ins. */
@@ -62,6 +73,9 @@ export class GatewayModule {
         ApiKeyUsage,
         ApiKeysService,
         AdminAccountsService,
+        AccountProvisioning,
+        AmountSealer,
+        WebhooksService,
         RateLimiter,
         IdempotencyStore,
         ApiKeyGuard,

@@ -10,6 +10,8 @@ export interface GatewaySettings {
   commandTimeoutMs: number;
   /** HMAC key of API key hashes: every replica must use the same one. */
   apiKeyHashKey: string;
+  /** Seals amounts and memos before they leave the gateway (ARCHITECTURE §4); read when first used. */
+  dataSealingKey: () => string;
   /** Unset: the admin API refuses every request. */
   adminToken: string | undefined;
   usageFlushIntervalMs: number;
@@ -34,6 +36,7 @@ export function gatewaySettings(
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     commandTimeoutMs: config.COMMAND_TIMEOUT_MS,
     apiKeyHashKey: secrets.apiKeyHashKey,
+    dataSealingKey: () => secrets.dataSealingKey,
     adminToken: optionalSecret(() => secrets.adminToken, logger),
     usageFlushIntervalMs: tuning.usageFlushIntervalMs ?? 5_000,
     idempotencyWaitMs: tuning.idempotencyWaitMs ?? config.COMMAND_TIMEOUT_MS + 1_000,

@@ -1,4 +1,5 @@
 import { ristretto255 } from '@noble/curves/ed25519.js';
+import { bytesToNumberLE, randomBytes } from '@noble/curves/utils.js';
 import { CryptoError } from './crypto-error';
 import { concatBytes } from './encoding';
 import { assertU64 } from './u64';
@@ -95,4 +96,14 @@ export function ciphertextEncrypts(secret: Uint8Array, ciphertext: Uint8Array, a
   }
   const message = points.commitment.subtract(points.handle.multiply(elgamalSecretScalar(secret)));
   return message.equals(amountPoint(amount));
+}
+
+/** A fresh ElGamal secret (uniform non-zero scalar), e.g. a one-time key to receive a secret on. */
+export function generateElGamalSecret(): Uint8Array {
+  for (;;) {
+    const scalar = Point.Fn.create(bytesToNumberLE(randomBytes(64)));
+    if (scalar !== 0n) {
+      return Point.Fn.toBytes(scalar);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 export { zk } from './zk-sdk';
 export { CryptoError, type CryptoErrorCode } from './crypto-error';
-export { decodeBase64, encodeBase64, encodeBase64Url } from './encoding';
+export { decodeBase64, encodeBase64, encodeBase64Url, utf8Decode, utf8Encode } from './encoding';
 export { U64_MAX, isU64 } from './u64';
 export * from './key-material';
 export * from './sealing';
@@ -11,6 +11,7 @@ export {
   ELGAMAL_SECRET_BYTES,
   ciphertextEncrypts,
   deriveElGamalPubkey,
+  generateElGamalSecret,
   subtractAmount,
 } from './elgamal';
 export * from './decryption-key';

@@ -22,6 +22,11 @@ export interface ConfidentialTransferRequest {
   asset: string;
   /** Base units (USDC 6 decimals, SOL 9), at most 2^48 - 1 per transfer. */
   amount: bigint;
+  /**
+   * Called with the settling transaction's signature once it is signed and before anything is sent:
+   * the caller records it, so after a crash it can ask the ledger what became of the transfer.
+   */
+  onSigned?: (signature: Signature) => Promise<void>;
 }
 
 export type StandardTransferRequest = ConfidentialTransferRequest;

@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './outbox-inbox.schema';
 export * from './unit-of-work';
 export * from './embedded-postgres';
+export * from './persistence-errors';

@@ -10,3 +10,4 @@ export * from './runtime/runtime';
 export * from './runtime/runtime.tokens';
 export * from './runtime/start-service';
 export * from './runtime/run-main';
+export * from './runtime/command-transport';

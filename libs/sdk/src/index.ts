@@ -1,1 +1,3 @@
 export * from './crypto';
+export * from './client';
+export * from './webhooks';

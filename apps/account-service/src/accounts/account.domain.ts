@@ -1,20 +1,25 @@
-import { type Account, type AccountType, type KycStatus } from '@cts/contracts';
+import { type Account, type AccountType, type Environment, type KycStatus } from '@cts/contracts';
 
 export interface AccountState {
   id: string;
   handle: string;
   type: AccountType;
   kycStatus: KycStatus;
-  publicKey: string | null;
+  ownerAccountId: string | null;
+  addresses: Record<Environment, string | null>;
   createdAt: Date;
 }
 
-export function toAccountResource(account: AccountState): Account {
+/**
+ * `public_key` is the account's address on the caller's ledger: test keys see the test address, live
+ * keys the live one; operators (no key environment) see the live address.
+ */
+export function toAccountResource(account: AccountState, environment: Environment | null): Account {
   return {
     account_id: account.id,
     handle: account.handle,
     type: account.type,
-    public_key: account.publicKey,
+    public_key: account.addresses[environment ?? 'live'],
     kyc_status: account.kycStatus,
     created_at: account.createdAt.toISOString(),
   };
@@ -23,4 +28,27 @@ export function toAccountResource(account: AccountState): Account {
 /** Only businesses prove domain ownership: a domain in `to` resolves to the business that verified it. */
 export function canVerifyDomain(type: AccountType): boolean {
   return type === 'business';
+}
+
+export type RecipientReference =
+  | { kind: 'handle'; handle: string }
+  | { kind: 'domain'; domain: string }
+  | { kind: 'address'; address: string }
+  | { kind: 'invalid' };
+
+const HANDLE = /^@[a-z0-9_]{3,30}(\/[a-z0-9_-]{1,32})?$/;
+const DOMAIN = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** Reads the `to` of a transfer (spec §4.1): handles and domains case-insensitively, addresses as written. */
+export function parseRecipient(to: string): RecipientReference {
+  const trimmed = to.trim();
+  const lower = trimmed.toLowerCase();
+  if (lower.startsWith('@')) {
+    return HANDLE.test(lower) ? { kind: 'handle', handle: lower } : { kind: 'invalid' };
+  }
+  if (BASE58_ADDRESS.test(trimmed) && !trimmed.includes('.')) {
+    return { kind: 'address', address: trimmed };
+  }
+  return DOMAIN.test(lower) ? { kind: 'domain', domain: lower } : { kind: 'invalid' };
 }

@@ -15,8 +15,13 @@ export class AccountEntity {
   @Column({ type: 'text', name: 'kyc_status' })
   kycStatus!: string;
 
-  @Column({ type: 'text', name: 'public_key', nullable: true })
-  publicKey!: string | null;
+  @Index('UQ_accounts_address_test', { unique: true })
+  @Column({ type: 'text', name: 'address_test', nullable: true })
+  addressTest!: string | null;
+
+  @Index('UQ_accounts_address_live', { unique: true })
+  @Column({ type: 'text', name: 'address_live', nullable: true })
+  addressLive!: string | null;
 
   @Column({ type: 'text', name: 'owner_account_id', nullable: true })
   ownerAccountId!: string | null;

@@ -21,7 +21,7 @@ import { UnitOfWork } from '@cts/persistence';
 import { SERVICE_NAME } from '@cts/platform';
 import { ApiKeyRepository } from '../api-keys/api-key.repository';
 import { toApiKeyResource } from '../api-keys/api-key.domain';
-import { isUniqueViolation } from '../persistence-errors';
+import { isUniqueViolation } from '@cts/persistence';
 import { canVerifyDomain, toAccountResource } from './account.domain';
 import { AccountRepository } from './account.repository';
 
@@ -43,15 +43,23 @@ export class AccountHandlers {
           return fail('handle_taken', `${request.handle} is already taken`, { param: 'handle' });
         }
         const account = await this.accounts.insert(
-          { id: newId('acct'), handle: request.handle, type: request.type, kycStatus: request.kyc_status, publicKey: null },
+          {
+            id: request.account_id,
+            handle: request.handle,
+            type: request.type,
+            kycStatus: request.kyc_status,
+            ownerAccountId: request.owner_account_id,
+            addresses: { test: request.addresses.test ?? null, live: request.addresses.live ?? null },
+          },
           tx.manager,
         );
         const keys = [];
         for (const key of request.api_keys) {
           keys.push(await this.apiKeys.insert({ id: newId('key'), accountId: account.id, ...key }, tx.manager));
         }
-        const resource = toAccountResource(account);
-        await tx.emit(AccountCreated, account.id, resource, contextFrom(message));
+        const resource = toAccountResource(account, null);
+        const { public_key: _address, ...created } = resource;
+        await tx.emit(AccountCreated, account.id, { ...created, owner_account_id: account.ownerAccountId }, contextFrom(message));
         return ok({ account: resource, api_keys: keys.map(toApiKeyResource) });
       });
       return value;
@@ -66,7 +74,7 @@ export class AccountHandlers {
   @OnCommand(GetAccount)
   async get(message: Envelope<RequestOf<typeof GetAccount>>): Promise<Result<ResponseOf<typeof GetAccount>>> {
     const account = await this.accounts.findById(message.payload.account_id);
-    return account ? ok(toAccountResource(account)) : fail('account_not_found', 'No such account');
+    return account ? ok(toAccountResource(account, message.payload.environment)) : fail('account_not_found', 'No such account');
   }
 
   @OnCommand(SetKycStatus)
@@ -78,7 +86,7 @@ export class AccountHandlers {
         return fail('account_not_found', 'No such account');
       }
       await tx.emit(AccountKycChanged, account_id, { account_id, kyc_status, changed_at: new Date().toISOString() }, contextFrom(message));
-      return ok(toAccountResource(account));
+      return ok(toAccountResource(account, null));
     });
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AccountType, type KycStatus } from '@cts/contracts';
+import { type AccountType, type Environment, type KycStatus } from '@cts/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AccountState } from './account.domain';
 import { AccountEntity, VerifiedDomainEntity } from './account.entity';
@@ -9,9 +9,12 @@ const toState = (row: AccountEntity): AccountState => ({
   handle: row.handle,
   type: row.type as AccountType,
   kycStatus: row.kycStatus as KycStatus,
-  publicKey: row.publicKey,
+  ownerAccountId: row.ownerAccountId,
+  addresses: { test: row.addressTest, live: row.addressLive },
   createdAt: row.createdAt,
 });
+
+const ADDRESS_COLUMN = { test: 'addressTest', live: 'addressLive' } as const;
 
 @Injectable()
 export class AccountRepository {
@@ -22,12 +25,23 @@ export class AccountRepository {
     return row ? toState(row) : null;
   }
 
+  async findByHandle(handle: string): Promise<AccountState | null> {
+    const row = await this.dataSource.manager.findOneBy(AccountEntity, { handle });
+    return row ? toState(row) : null;
+  }
+
+  async findByAddress(address: string, environment: Environment): Promise<AccountState | null> {
+    const row = await this.dataSource.manager.findOneBy(AccountEntity, { [ADDRESS_COLUMN[environment]]: address });
+    return row ? toState(row) : null;
+  }
+
   async handleExists(handle: string, manager: EntityManager): Promise<boolean> {
     return manager.existsBy(AccountEntity, { handle });
   }
 
   async insert(account: Omit<AccountState, 'createdAt'>, manager: EntityManager): Promise<AccountState> {
-    const row = manager.create(AccountEntity, { ...account, ownerAccountId: null });
+    const { addresses, ...rest } = account;
+    const row = manager.create(AccountEntity, { ...rest, addressTest: addresses.test, addressLive: addresses.live });
     return toState(await manager.save(row));
   }
 
@@ -36,7 +50,7 @@ export class AccountRepository {
     return this.findById(id, manager);
   }
 
-  async findDomain(domain: string, manager: EntityManager): Promise<VerifiedDomainEntity | null> {
+  async findDomain(domain: string, manager: EntityManager = this.dataSource.manager): Promise<VerifiedDomainEntity | null> {
     return manager.findOneBy(VerifiedDomainEntity, { domain });
   }
 

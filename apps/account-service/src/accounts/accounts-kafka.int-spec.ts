@@ -1,4 +1,4 @@
-import { CreateAccount, GetAccount } from '@cts/contracts';
+import { CreateAccount, GetAccount, newId } from '@cts/contracts';
 import { type RunningApp } from '@cts/platform';
 import { createTestDatabase, kafkaCommandBus, kafkaTestRuntime, type TestDatabase } from '@cts/testing';
 import { type ClientKafka } from '@nestjs/microservices';
@@ -29,7 +29,7 @@ describe('account-service over a real Kafka broker', () => {
   it('answers a command round trip gateway → Kafka → account-service → reply', async () => {
     const created = await bus.send(
       CreateAccount,
-      { handle: '@kafka_alice', type: 'business', api_keys: [] },
+      { account_id: newId('acct'), addresses: { test: 'test-address', live: 'live-address' }, handle: '@kafka_alice', type: 'business', api_keys: [] },
       context,
     );
     expect(created).toMatchObject({ ok: true, value: { account: { handle: '@kafka_alice', kyc_status: 'unverified' } } });

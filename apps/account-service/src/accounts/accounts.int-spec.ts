@@ -7,6 +7,7 @@ import {
   RecordApiKeyUsage,
   RevokeApiKey,
   ListApiKeys,
+  newId,
 } from '@cts/contracts';
 import { type RunningApp } from '@cts/platform';
 import { createTestDatabase, eventually, inProcessCommandBus, inProcessTestRuntime, type TestDatabase } from '@cts/testing';
@@ -39,6 +40,8 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
   });
 
   const newAccount = (handle: string) => ({
+    account_id: newId('acct'),
+    addresses: { test: `test-address-${handle}`, live: `live-address-${handle}` },
     handle,
     type: 'personal' as const,
     kyc_status: 'verified' as const,

@@ -18,7 +18,11 @@ export class AccountsController {
   @ApiErrors([404, 'account_not_found'])
   async me(@CurrentCaller() caller: Caller): Promise<Account> {
     return unwrap(
-      await this.commands.send(GetAccount, { account_id: caller.principal.account_id }, caller.context),
+      await this.commands.send(
+        GetAccount,
+        { account_id: caller.principal.account_id, environment: caller.principal.environment },
+        caller.context,
+      ),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { AddVerifiedDomain, CreateAccount, CreateApiKey, SetKycStatus } from '@cts/contracts';
+import { AddVerifiedDomain, CreateAccount, CreateApiKey, ProvisionLedgerAccount, SetKycStatus } from '@cts/contracts';
 import request from 'supertest';
 import { type CreatedAccount } from './admin.schemas';
 import {
@@ -8,6 +8,7 @@ import {
   TEST_ADMIN_TOKEN,
   type TestGateway,
 } from '../testing/test-gateway';
+import { FAKE_DECRYPTION_KEY } from '../testing/fake-account-service';
 
 const admin = bearer(TEST_ADMIN_TOKEN);
 
@@ -75,6 +76,7 @@ describe('admin API', () => {
 
     expect(res.body).toEqual({
       account: expect.objectContaining({ handle: '@dora', type: 'business', kyc_status: 'verified' }),
+      decryption_key: FAKE_DECRYPTION_KEY,
       api_keys: {
         test: expect.objectContaining({
           environment: 'test',
@@ -103,6 +105,9 @@ describe('admin API', () => {
     const { api_keys: keys } = res.body as CreatedAccount;
     const [call] = gateway.accounts.calls(CreateAccount).slice(-1);
     expect(call.payload).toEqual({
+      account_id: res.body.account.account_id,
+      addresses: { test: `test-address-${res.body.account.account_id}`, live: res.body.account.public_key },
+      owner_account_id: null,
       handle: '@fred',
       type: 'personal',
       kyc_status: 'unverified',
@@ -122,6 +127,14 @@ describe('admin API', () => {
       ],
     });
     expect(JSON.stringify(call)).not.toContain(keys.test.secret);
+  });
+
+  it("opens the decryption key that transfer-service sent encrypted to this request's one-time key", async () => {
+    const res = await request(gateway.url).post('/admin/v1/accounts').set(admin).send({ handle: '@gina', type: 'personal' }).expect(201);
+    expect(res.body.decryption_key).toBe(FAKE_DECRYPTION_KEY);
+    const provisioning = gateway.accounts.calls(ProvisionLedgerAccount).slice(-1)[0];
+    expect(provisioning.payload.account_id).toBe(res.body.account.account_id);
+    expect(provisioning.payload.recipient_key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
   });
 
   it('refuses to create an agent account (its owner creates it)', async () => {

@@ -31,11 +31,14 @@ export const AccountIdParam = z.string().min(1).max(64);
 export const CreatedAccountSchema = z
   .object({
     account: AccountSchema,
+    decryption_key: z.string().meta({
+      description: 'Opens balances and amounts in every environment, client-side. Shown once; the service keeps only a sealed custody copy.',
+    }),
     api_keys: z.object({ test: ApiKeyWithSecretSchema, live: ApiKeyWithSecretSchema }),
   })
   .meta({
     id: 'AdminCreatedAccount',
-    description: 'The new account and one key per environment; secrets shown once',
+    description: 'The new account, its decryption key and one API key per environment; secrets shown once',
   });
 export type CreatedAccount = z.infer<typeof CreatedAccountSchema>;
 

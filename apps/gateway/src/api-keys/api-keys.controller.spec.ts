@@ -36,6 +36,7 @@ describe('/v1/api-keys', () => {
     for (const key of keys) {
       expect(Object.keys(key).sort()).toEqual([
         'created_at',
+        'encrypted_usdc_total',
         'environment',
         'key_id',
         'last_used_at',

@@ -13,7 +13,15 @@ export const ApiKeyWithSecretSchema = ApiKey.extend({
 }).meta({ id: 'ApiKeyWithSecret' });
 export type ApiKeyWithSecret = z.infer<typeof ApiKeyWithSecretSchema>;
 
-export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeySchema) }).meta({ id: 'ApiKeyList' });
+export const ApiKeyWithUsageSchema = ApiKey.extend({
+  encrypted_usdc_total: z
+    .string()
+    .nullable()
+    .describe('Total USDC transferred with this key, encrypted for the account: SDK decryptAmount opens it. Null before the first transfer.'),
+}).meta({ id: 'ApiKeyWithUsage' });
+export type ApiKeyWithUsage = z.infer<typeof ApiKeyWithUsageSchema>;
+
+export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeyWithUsageSchema) }).meta({ id: 'ApiKeyList' });
 
 export const CreateApiKeyBody = z
   .object({

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
-  type ApiKey,
   CreateApiKey,
+  GetKeyTotals,
   type Environment,
   ListApiKeys,
   type MessageContext,
@@ -16,7 +16,7 @@ import { PrincipalCache } from '../auth/principal-cache';
 import { unwrap } from '../http/result';
 import { ApiKeyUsage } from './api-key-usage';
 import { withPendingUsage } from './api-key-usage.domain';
-import { type ApiKeyWithSecret } from './api-keys.schemas';
+import { type ApiKeyWithSecret, type ApiKeyWithUsage } from './api-keys.schemas';
 
 export interface IssuedApiKey {
   /** What account-service stores: the keyed hash and a display prefix, never the secret. */
@@ -55,11 +55,24 @@ export class ApiKeysService {
     return { ...created, secret: issued.secret };
   }
 
-  /** The account's keys with exact usage: recorded counts plus those not flushed yet. */
-  async list(accountId: string, context: MessageContext): Promise<{ api_keys: ApiKey[] }> {
-    const { api_keys } = unwrap(await this.commands.send(ListApiKeys, { account_id: accountId }, context));
+  /**
+   * The account's keys with exact usage: recorded counts plus those not flushed yet, and each key's
+   * total USDC transferred as a ciphertext only the account opens (transfer-service keeps it).
+   */
+  async list(accountId: string, context: MessageContext): Promise<{ api_keys: ApiKeyWithUsage[] }> {
+    const [keys, totals] = await Promise.all([
+      this.commands.send(ListApiKeys, { account_id: accountId }, context),
+      this.commands.send(GetKeyTotals, { account_id: accountId }, context),
+    ]);
+    const { api_keys } = unwrap(keys);
+    const totalOf = new Map(unwrap(totals).totals.map((total) => [total.key_id, total.encrypted_usdc_total]));
     const pending = await this.usage.pending();
-    return { api_keys: api_keys.map((key) => withPendingUsage(key, pending.get(key.key_id))) };
+    return {
+      api_keys: api_keys.map((key) => ({
+        ...withPendingUsage(key, pending.get(key.key_id)),
+        encrypted_usdc_total: totalOf.get(key.key_id) ?? null,
+      })),
+    };
   }
 
   /** Effective on the very next request, on every replica: the tombstone is written before we answer. */

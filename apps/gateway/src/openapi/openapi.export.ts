@@ -16,6 +16,7 @@ export async function createOpenApiDocument(): Promise<OpenAPIObject> {
       rateLimitPerMinute: 1,
       commandTimeoutMs: 1,
       apiKeyHashKey: 'openapi-document',
+      dataSealingKey: () => '',
       adminToken: undefined,
       usageFlushIntervalMs: 60_000,
       idempotencyWaitMs: 0,

@@ -13,9 +13,11 @@ import {
   type ErrorBody,
   fail,
   GetAccount,
+  GetKeyTotals,
   ListApiKeys,
   newId,
   ok,
+  ProvisionLedgerAccount,
   RecordApiKeyUsage,
   type RequestOf,
   type ResponseOf,
@@ -23,7 +25,11 @@ import {
   RevokeApiKey,
   SetKycStatus,
 } from '@cts/contracts';
+import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { type InProcessBus } from '@cts/messaging';
+
+/** What the fake hands out as every new account's `decryption_key` (encrypted on the way, as for real). */
+export const FAKE_DECRYPTION_KEY = 'dk1_fake-decryption-key-for-gateway-tests';
 
 interface StoredKey {
   key: ApiKey;
@@ -69,6 +75,15 @@ export class FakeAccountService {
     this.on(RevokeApiKey, (req) => this.revoke(req.account_id, req.key_id));
     this.on(AuthenticateApiKey, (req) => this.authenticate(req.key_hash));
     this.on(RecordApiKeyUsage, (req) => this.recordUsage(req.usages));
+    // transfer-service's part of account creation and key usage, as far as the gateway needs it
+    this.on(ProvisionLedgerAccount, (req) => {
+      const recipientKey = decodeBase64(req.recipient_key) ?? new Uint8Array();
+      return ok({
+        addresses: { test: `test-address-${req.account_id}`, live: `live-address-${req.account_id}` },
+        encrypted_decryption_key: encryptMemoFor(recipientKey, FAKE_DECRYPTION_KEY),
+      });
+    });
+    this.on(GetKeyTotals, () => ok({ totals: [] }));
   }
 
   /** Calls of one topic, in order. */
@@ -121,10 +136,10 @@ export class FakeAccountService {
       return fail('handle_taken', `${req.handle} is taken`);
     }
     const account: Account = {
-      account_id: newId('acct'),
+      account_id: req.account_id,
       handle: req.handle,
       type: req.type,
-      public_key: null,
+      public_key: req.addresses.live,
       kyc_status: req.kyc_status,
       created_at: new Date().toISOString(),
     };

@@ -1,4 +1,5 @@
 import { CreateTransfersSchema1763700000000 } from './1763700000000-create-transfers-schema';
+import { CreateTransfers1763800000000 } from './1763800000000-create-transfers';
 
 /** In order of application. A new migration is appended here. */
-export const migrations = [CreateTransfersSchema1763700000000];
+export const migrations = [CreateTransfersSchema1763700000000, CreateTransfers1763800000000];

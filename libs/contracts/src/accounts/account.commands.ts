@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineCommand } from '../contract';
 import { Environment } from '../environment';
 import { CommandTopics } from '../topics';
-import { Account, AccountType, ApiKey, ApiKeyName, Domain, Handle, KycStatus, Principal } from './account.schemas';
+import { PartyRef } from '../parties';
+import { Account, AccountType, AnyHandle, ApiKey, ApiKeyName, Domain, KycStatus, Principal } from './account.schemas';
 
 const KeyHash = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -15,15 +16,51 @@ export const NewApiKey = z.object({ name: ApiKeyName, environment: Environment, 
 export const CreateAccount = defineCommand(
   CommandTopics.accountCreate,
   z.object({
-    handle: Handle,
+    /** Chosen by the caller, who provisioned the ledger accounts under it first. */
+    account_id: z.string(),
+    handle: AnyHandle,
     type: AccountType,
     kyc_status: KycStatus.default('unverified'),
+    owner_account_id: z.string().nullable().default(null),
+    /** The account's address on each ledger. */
+    addresses: z.record(Environment, z.string()),
     api_keys: z.array(NewApiKey).max(4),
   }),
   z.object({ account: Account, api_keys: z.array(ApiKey) }),
 );
 
-export const GetAccount = defineCommand(CommandTopics.accountGet, z.object({ account_id: z.string() }), Account);
+export const GetAccount = defineCommand(
+  CommandTopics.accountGet,
+  z.object({ account_id: z.string(), environment: Environment.nullable().default(null) }),
+  Account,
+);
+
+/** A party as transfer-service needs it to settle and to announce a transfer. */
+export const AccountParty = z.object({
+  account_id: z.string(),
+  handle: z.string(),
+  type: AccountType,
+  kyc_status: KycStatus,
+  address: z.string(),
+  owner: PartyRef.nullable(),
+});
+export type AccountParty = z.infer<typeof AccountParty>;
+
+/**
+ * Who sends and who receives: `to` is a `@handle` (agents included), a verified domain, or an
+ * address (ours, or outside the service: then only `address`).
+ */
+export const ResolveParties = defineCommand(
+  CommandTopics.accountResolveRecipient,
+  z.object({ sender_account_id: z.string(), to: z.string(), environment: Environment }),
+  z.object({
+    sender: AccountParty,
+    recipient: z.discriminatedUnion('kind', [
+      AccountParty.extend({ kind: z.literal('account') }),
+      z.object({ kind: z.literal('external'), address: z.string() }),
+    ]),
+  }),
+);
 
 export const SetKycStatus = defineCommand(
   CommandTopics.accountSetKyc,

@@ -6,7 +6,14 @@ import { AccountType, KycStatus } from './account.schemas';
 export const AccountCreated = defineEvent(
   EventTopics.account,
   'account.created',
-  z.object({ account_id: z.string(), handle: z.string(), type: AccountType, kyc_status: KycStatus, created_at: z.iso.datetime() }),
+  z.object({
+    account_id: z.string(),
+    handle: z.string(),
+    type: AccountType,
+    kyc_status: KycStatus,
+    owner_account_id: z.string().nullable(),
+    created_at: z.iso.datetime(),
+  }),
 );
 
 export const AccountKycChanged = defineEvent(

@@ -11,12 +11,15 @@ export type KycStatus = z.infer<typeof KycStatus>;
 export const HANDLE_PATTERN = /^@[a-z0-9_]{3,30}$/;
 export const Handle = z.string().regex(HANDLE_PATTERN, 'must be @ followed by 3-30 lowercase letters, digits or _');
 
+/** An agent's handle, namespaced under its owner: `@<owner_name>/<agent_name>` (spec §2.3). */
+export const AnyHandle = z.string().regex(/^@[a-z0-9_]{3,30}(\/[a-z0-9_-]{1,32})?$/);
+
 export const DOMAIN_PATTERN = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 export const Domain = z.string().regex(DOMAIN_PATTERN, 'must be a lowercase DNS name such as shop.example.com');
 
 const Timestamp = z.iso.datetime();
 
-/** Spec §2.2. `public_key` is null until the account's ledger accounts exist. */
+/** Spec §2.2. `public_key`: the account's address on the caller's ledger (test or live). */
 export const Account = z.object({
   account_id: z.string(),
   handle: z.string(),

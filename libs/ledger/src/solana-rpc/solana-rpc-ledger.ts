@@ -149,7 +149,7 @@ export class SolanaRpcLedger implements LedgerPort {
           }),
           amount: request.amount,
         };
-      }),
+      }, request.onSigned),
     }));
   }
 
@@ -197,7 +197,7 @@ export class SolanaRpcLedger implements LedgerPort {
           recipientToken,
           amount: request.amount,
         };
-      }),
+      }, request.onSigned),
     }));
   }
 
@@ -242,7 +242,10 @@ export class SolanaRpcLedger implements LedgerPort {
     }
   }
 
-  private async execute(prepare: () => Promise<BuildJob>): Promise<Signature> {
+  private async execute(
+    prepare: () => Promise<BuildJob>,
+    onSigned?: (signature: Signature) => Promise<void>,
+  ): Promise<Signature> {
     await this.init();
     let lastValidBlockHeight = 0n;
     const plan = await this.pool.run(async () => {
@@ -250,6 +253,10 @@ export class SolanaRpcLedger implements LedgerPort {
       lastValidBlockHeight = job.context.lastValidBlockHeight;
       return job;
     });
+    const primary = plan.transactions[plan.primaryIndex];
+    if (onSigned && primary) {
+      await onSigned(primary.signature);
+    }
     return sendPlan(this.rpc, plan, lastValidBlockHeight, this.timeouts);
   }
 

@@ -48,12 +48,15 @@ export function kafkaServerOptions(service: string, settings: KafkaSettings): Re
   };
 }
 
-/** The gateway's request/reply client: replicas share the reply topics' partitions in one group. */
-export function kafkaClientOptions(settings: KafkaSettings): Required<KafkaOptions>['options'] {
+/**
+ * A request/reply client (the gateway's, or a service's that sends commands): replicas of one app
+ * share the reply topics' partitions in one group.
+ */
+export function kafkaClientOptions(settings: KafkaSettings, replyGroup = 'gateway-replies'): Required<KafkaOptions>['options'] {
   return {
     client: clientConfig(settings),
     consumer: {
-      groupId: groupIdFor('gateway-replies', settings),
+      groupId: groupIdFor(replyGroup, settings),
       maxWaitTimeInMs: 50,
       sessionTimeout: 30_000,
       heartbeatInterval: 3_000,

@@ -56,7 +56,7 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
       tx.emit(
         AccountCreated,
         'acct_crash',
-        { account_id: 'acct_crash', handle: '@crash', type: 'personal', kyc_status: 'unverified', created_at: new Date().toISOString() },
+        { account_id: 'acct_crash', handle: '@crash', type: 'personal', kyc_status: 'unverified', owner_account_id: null, created_at: new Date().toISOString() },
         { correlationId: 'req_crash', environment: null, accountId: 'acct_crash' },
       ),
     );

@@ -27,6 +27,21 @@ export const AppConfigSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: z.string().default('10s,1m,5m,30m,1h,2h,4h,8h'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+  /** Local ledger state (both environments); default `<CTS_DATA_DIR>/ledger`. */
+  LEDGER_STATE_DIR: z.string().optional(),
+  /** Unset: the local ledger runs in this process. Set without LEDGER_ASSETS_*: a local ledger server. */
+  LEDGER_RPC_URL_TEST: z.string().optional(),
+  LEDGER_RPC_URL_LIVE: z.string().optional(),
+  /** Real clusters: `USDC=<mint>:6,SOL=<mint>:9`. */
+  LEDGER_ASSETS_TEST: z.string().optional(),
+  LEDGER_ASSETS_LIVE: z.string().optional(),
+  /** Real clusters: the fee payer's 32-byte ed25519 seed, base64. */
+  LEDGER_FEE_PAYER_KEY_TEST: z.string().optional(),
+  LEDGER_FEE_PAYER_KEY_LIVE: z.string().optional(),
+  /** A pending transfer untouched this long is reconciled with the ledger. */
+  RECONCILE_AFTER_MS: z.coerce.number().int().positive().default(30000),
+  /** A signed transfer the ledger still does not know after this long can no longer land (blockhash expired). */
+  RECONCILE_GIVE_UP_MS: z.coerce.number().int().positive().default(120000),
 });
 
 export type AppConfig = z.infer<typeof AppConfigSchema>;

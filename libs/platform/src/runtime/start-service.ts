@@ -4,6 +4,9 @@ import { type CustomTransportStrategy, type Server, ServerKafka } from '@nestjs/
 import { TerminusModule } from '@nestjs/terminus';
 import { allTopicSpecs } from '@cts/contracts';
 import {
+  COMMAND_CLIENT,
+  COMMAND_TIMEOUT_MS,
+  CommandBus,
   DeadLetters,
   HandlerRegistrar,
   InProcessPublisher,
@@ -19,6 +22,7 @@ import { DataSource } from 'typeorm';
 import { HealthController } from '../health/health.controller';
 import { READINESS_PROBES, type ReadinessProbe } from '../health/readiness';
 import { PinoNestLogger } from '../logging/logger';
+import { type CommandTransport, connectCommandTransport } from './command-transport';
 import { type Runtime } from './runtime';
 import { RUNTIME, SERVICE_NAME } from './runtime.tokens';
 
@@ -29,6 +33,8 @@ export interface ServiceDefinition {
   entities: ServiceDataSourceOptions['entities'];
   migrations: ServiceDataSourceOptions['migrations'];
   imports: (Type | DynamicModule)[];
+  /** A service that asks other services (CommandBus) gets a command client and its reply consumer. */
+  sendsCommands?: boolean;
 }
 
 export interface RunningApp {
@@ -75,6 +81,16 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
   const unitOfWork = new UnitOfWork(dataSource, definition.schema);
   unitOfWork.onEventsCommitted(() => relay.kick());
   const probes: ReadinessProbe[] = [{ name: 'broker', check: () => Promise.resolve(transportStatus === 'connected') }];
+  const commands: CommandTransport | null = definition.sendsCommands
+    ? await connectCommandTransport(runtime, `${definition.name}-replies`)
+    : null;
+  const commandProviders = commands
+    ? [
+        { provide: COMMAND_CLIENT, useValue: commands.client },
+        { provide: COMMAND_TIMEOUT_MS, useValue: config.COMMAND_TIMEOUT_MS },
+        CommandBus,
+      ]
+    : [];
 
   const root: DynamicModule = {
     module: ServiceRootModule,
@@ -91,8 +107,18 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
       { provide: READINESS_PROBES, useValue: probes },
       DeadLetters,
       HandlerRegistrar,
+      ...commandProviders,
     ],
-    exports: [RUNTIME, SERVICE_NAME, DataSource, UnitOfWork, MessagePublisher, OutboxRelay, DeadLetters],
+    exports: [
+      RUNTIME,
+      SERVICE_NAME,
+      DataSource,
+      UnitOfWork,
+      MessagePublisher,
+      OutboxRelay,
+      DeadLetters,
+      ...(commands ? [CommandBus] : []),
+    ],
   };
   const app = await NestFactory.create(root, { logger: new PinoNestLogger(runtime.logger(definition.name)), abortOnError: false });
   app.connectMicroservice({ strategy: server });
@@ -112,6 +138,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     // offsets are committed), then flush the outbox, then release connections.
     async close() {
       await app.close();
+      await commands?.close();
       await relay.stop();
       await publisher.close();
       await dataSource.destroy();

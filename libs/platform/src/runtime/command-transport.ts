@@ -1,7 +1,7 @@
 import { ClientKafka } from '@nestjs/microservices';
 import { allTopicSpecs, CommandTopics } from '@cts/contracts';
 import { type CommandClient, InProcessClient, kafkaClientOptions, provisionTopics } from '@cts/messaging';
-import { type Runtime } from '@cts/platform';
+import { type Runtime } from './runtime';
 
 /** The command client of the runtime's transport, and whether it can reach the broker now. */
 export interface CommandTransport {
@@ -13,7 +13,7 @@ export interface CommandTransport {
 // A consumer group rebalancing (a replica joined or left) still delivers replies soon after: ready.
 const USABLE_KAFKA_STATES = new Set(['connected', 'rebalancing']);
 
-export async function connectCommandTransport(runtime: Runtime): Promise<CommandTransport> {
+export async function connectCommandTransport(runtime: Runtime, replyGroup = 'gateway-replies'): Promise<CommandTransport> {
   if (runtime.bus) {
     const client = new InProcessClient(runtime.bus);
     await client.connect();
@@ -25,7 +25,7 @@ export async function connectCommandTransport(runtime: Runtime): Promise<Command
   if (runtime.config.KAFKA_PROVISION_TOPICS) {
     await provisionTopics(runtime.kafka.brokers, allTopicSpecs());
   }
-  const client = new ClientKafka(kafkaClientOptions(runtime.kafka));
+  const client = new ClientKafka(kafkaClientOptions(runtime.kafka, replyGroup));
   for (const topic of Object.values(CommandTopics)) {
     client.subscribeToResponseOf(topic);
   }

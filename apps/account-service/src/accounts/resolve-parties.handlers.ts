@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type AccountParty,
+  type Environment,
+  type Envelope,
+  fail,
+  ok,
+  type RequestOf,
+  ResolveParties,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
+import { OnCommand } from '@cts/messaging';
+import { type AccountState, parseRecipient } from './account.domain';
+import { AccountRepository } from './account.repository';
+
+type Resolution = ResponseOf<typeof ResolveParties>;
+
+/** Who is who for a transfer: the sender, and the recipient named by handle, domain or address. */
+@Injectable()
+export class ResolvePartiesHandlers {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  @OnCommand(ResolveParties)
+  async resolve(message: Envelope<RequestOf<typeof ResolveParties>>): Promise<Result<Resolution>> {
+    const { sender_account_id, to, environment } = message.payload;
+    const sender = await this.accounts.findById(sender_account_id);
+    if (!sender) {
+      return fail('account_not_found', 'No such account');
+    }
+    const senderParty = await this.partyOf(sender, environment);
+    if (!senderParty) {
+      return fail('service_unavailable', 'The account has no ledger account in this environment yet');
+    }
+    const recipient = await this.findRecipient(to, environment);
+    if (recipient.kind === 'invalid') {
+      return fail('invalid_request', '`to` must be an @handle, a verified domain or an address', { param: 'to' });
+    }
+    if (recipient.kind === 'missing') {
+      return fail('recipient_not_found', `No account for ${to}`, { param: 'to' });
+    }
+    if (recipient.kind === 'external') {
+      return ok({ sender: senderParty, recipient: { kind: 'external', address: recipient.address } });
+    }
+    const recipientParty = await this.partyOf(recipient.account, environment);
+    if (!recipientParty) {
+      return fail('recipient_not_found', `${to} has no account on this ledger`, { param: 'to' });
+    }
+    return ok({ sender: senderParty, recipient: { kind: 'account', ...recipientParty } });
+  }
+
+  private async findRecipient(
+    to: string,
+    environment: Environment,
+  ): Promise<
+    | { kind: 'account'; account: AccountState }
+    | { kind: 'external'; address: string }
+    | { kind: 'missing' }
+    | { kind: 'invalid' }
+  > {
+    const reference = parseRecipient(to);
+    switch (reference.kind) {
+      case 'invalid':
+        return reference;
+      case 'handle': {
+        const account = await this.accounts.findByHandle(reference.handle);
+        return account ? { kind: 'account', account } : { kind: 'missing' };
+      }
+      case 'domain': {
+        const domain = await this.accounts.findDomain(reference.domain);
+        const account = domain ? await this.accounts.findById(domain.accountId) : null;
+        return account ? { kind: 'account', account } : { kind: 'missing' };
+      }
+      case 'address': {
+        const account = await this.accounts.findByAddress(reference.address, environment);
+        return account ? { kind: 'account', account } : { kind: 'external', address: reference.address };
+      }
+    }
+  }
+
+  private async partyOf(account: AccountState, environment: Environment): Promise<AccountParty | null> {
+    const address = account.addresses[environment];
+    if (!address) {
+      return null;
+    }
+    const owner = account.ownerAccountId ? await this.accounts.findById(account.ownerAccountId) : null;
+    return {
+      account_id: account.id,
+      handle: account.handle,
+      type: account.type,
+      kyc_status: account.kycStatus,
+      address,
+      owner: owner ? { account_id: owner.id, handle: owner.handle } : null,
+    };
+  }
+}

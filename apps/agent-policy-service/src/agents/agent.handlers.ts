@@ -1,0 +1,124 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AgentCreated,
+  contextFrom,
+  CreateAgent,
+  type Envelope,
+  fail,
+  ListAgents,
+  newId,
+  ok,
+  type RequestOf,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
+import { OnCommand } from '@cts/messaging';
+import { UnitOfWork } from '@cts/persistence';
+import { SERVICE_NAME } from '@cts/platform';
+import { isUniqueViolation } from '../persistence-errors';
+import { validateNewPolicy } from '../policies/policy-validation.domain';
+import { SpendPolicyRepository } from '../policies/spend-policy.repository';
+import { agentHandleFor, agentRef, canOwnAgents, ownerRef, toAgentResource } from './agent.domain';
+import { AgentRepository } from './agent.repository';
+
+type CreateAgentRequest = RequestOf<typeof CreateAgent>;
+
+@Injectable()
+export class AgentHandlers {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly agents: AgentRepository,
+    private readonly policies: SpendPolicyRepository,
+    @Inject(SERVICE_NAME) private readonly consumer: string,
+  ) {}
+
+  @OnCommand(CreateAgent)
+  async create(message: Envelope<CreateAgentRequest>): Promise<Result<ResponseOf<typeof CreateAgent>>> {
+    const request = message.payload;
+    const refused = this.refusal(request);
+    if (refused) {
+      return refused;
+    }
+    const policy = validateNewPolicy(request.spend_policy);
+    if (!policy.ok) {
+      const { field, message: text } = policy.problem;
+      return fail('invalid_policy', `spend_policy: ${text}`, {
+        param: field === null ? 'spend_policy' : `spend_policy.${field}`,
+      });
+    }
+    const taken = () => fail('handle_taken', `${request.handle} is already taken`, { param: 'name' });
+    try {
+      const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
+        const existing = await this.agents.findById(request.agent_account_id, tx.manager);
+        if (existing) {
+          // A retry of a creation that went through: the same answer, not an error.
+          return existing.ownerAccountId === request.owner.account_id && existing.name === request.name
+            ? ok(toAgentResource(existing))
+            : fail('invalid_request', 'This account is already registered as an agent', {
+                param: 'agent_account_id',
+              });
+        }
+        if (await this.agents.nameTaken(request.owner.account_id, request.name, tx.manager)) {
+          return taken();
+        }
+        const policyId = newId('pol');
+        const updatedAt = new Date();
+        await this.policies.save(
+          { id: policyId, agentAccountId: request.agent_account_id, updatedAt, ...policy.value },
+          tx.manager,
+        );
+        const agent = await this.agents.insert(
+          {
+            accountId: request.agent_account_id,
+            ownerAccountId: request.owner.account_id,
+            ownerHandle: request.owner.handle,
+            name: request.name,
+            handle: request.handle,
+            publicKey: request.public_key,
+            status: 'active',
+            spendPolicyId: policyId,
+          },
+          tx.manager,
+        );
+        await tx.emit(
+          AgentCreated,
+          agent.accountId,
+          {
+            agent: agentRef(agent),
+            owner: ownerRef(agent),
+            spend_policy_id: policyId,
+            created_at: agent.createdAt.toISOString(),
+          },
+          contextFrom(message),
+        );
+        return ok(toAgentResource(agent));
+      });
+      return value;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        return taken();
+      }
+      throw error;
+    }
+  }
+
+  @OnCommand(ListAgents)
+  async list(
+    message: Envelope<RequestOf<typeof ListAgents>>,
+  ): Promise<Result<ResponseOf<typeof ListAgents>>> {
+    const agents = await this.agents.listByOwner(message.payload.owner_account_id);
+    return ok({ agents: agents.map(toAgentResource) });
+  }
+
+  private refusal(request: CreateAgentRequest): Result<never> | null {
+    if (!canOwnAgents(request.owner.type)) {
+      return fail('invalid_request', 'an agent cannot create agents');
+    }
+    if (request.handle !== agentHandleFor(request.owner.handle, request.name)) {
+      return fail('invalid_request', `handle must be ${agentHandleFor(request.owner.handle, request.name)}`, {
+        param: 'handle',
+      });
+    }
+    return null;
+  }
+}

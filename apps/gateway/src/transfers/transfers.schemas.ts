@@ -1,0 +1,55 @@
+import { AssetCode, HeldTransaction, TransferResource, TransferStatus } from '@cts/contracts';
+import { z } from 'zod';
+
+export const CreateTransferBody = z
+  .object({
+    to: z.string().trim().min(1).max(256).describe('Recipient `@handle`, agent handle, verified domain or on-chain address'),
+    amount: z.string().max(40).describe('Decimal string, > 0, at most the asset’s decimals (USDC 6, SOL 9)'),
+    asset: AssetCode.default('USDC'),
+    confidential: z.boolean().default(true),
+    memo: z.string().max(512).optional().describe('Encrypted for sender and recipient; the service stores only ciphertext'),
+  })
+  .strict()
+  .meta({ id: 'CreateTransferRequest' });
+export type CreateTransferBody = z.infer<typeof CreateTransferBody>;
+
+export const TransferSchema = TransferResource.meta({
+  id: 'Transfer',
+  description: 'A transfer as the caller sees it. Never an amount: `encrypted_amount` opens only with the caller’s decryption_key (SDK decryptAmount).',
+});
+
+export const CreatedTransferSchema = TransferResource.omit({ from: true, confirmed_at: true }).meta({
+  id: 'CreatedTransfer',
+  description: 'Spec §4.1 response; `status` is `confirmed` when settlement completed within the request',
+});
+
+export const HeldTransactionSchema = HeldTransaction.meta({
+  id: 'HeldAgentTransaction',
+  description: 'An agent transfer above its human-in-the-loop threshold: held for approval, nothing moved (HTTP 202)',
+});
+
+export const TransferListSchema = z
+  .object({ transfers: z.array(TransferSchema), limit: z.number(), offset: z.number(), has_more: z.boolean() })
+  .meta({ id: 'TransferList' });
+
+const Integer = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .default(fallback);
+
+export const ListTransfersQuery = z
+  .object({
+    limit: Integer(1, 100, 20),
+    offset: Integer(0, Number.MAX_SAFE_INTEGER, 0),
+    status: TransferStatus.optional(),
+    from: z.iso.datetime({ offset: true }).optional().describe('Only transfers created after this time'),
+    to: z.iso.datetime({ offset: true }).optional().describe('Only transfers created before this time'),
+  })
+  .strict()
+  .meta({ id: 'ListTransfersQuery' });
+export type ListTransfersQuery = z.infer<typeof ListTransfersQuery>;
+
+export const TransferIdParam = z.string().min(1).max(64);

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ASSET_DECIMALS,
+  type AssetCode,
+  type BalanceEntry,
+  contextFrom,
+  type Environment,
+  type Envelope,
+  fail,
+  GetAccount,
+  GetBalances,
+  ok,
+  type RequestOf,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
+import { decodeBase64, encodeBase64, formatAmount, parseDecryptionProofParam, verifyDecryptionProof } from '@cts/crypto';
+import { Custody } from '@cts/custody';
+import { type ConfidentialAccountView, type LedgerPort } from '@cts/ledger';
+import { CommandBus, OnCommand } from '@cts/messaging';
+import { address } from '@solana/kit';
+import { Ledgers } from '../ledger/ledgers';
+import { AccountLocks, accountLockKey } from '../locks/account-locks';
+import { kycAllowsMoney } from '../transfers/transfer.domain';
+
+type Balances = ResponseOf<typeof GetBalances>;
+
+const decimalsOf = (asset: string): number | undefined => ASSET_DECIMALS[asset as AssetCode];
+
+/**
+ * `GET /v1/accounts/me/balances` (spec §4.2, ARCHITECTURE §6): yes/no per asset from custody; an
+ * amount only where the caller proved it knows it, checked against the ledger's ciphertext with the
+ * account's public key alone.
+ */
+@Injectable()
+export class BalancesHandlers {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly custody: Custody,
+    private readonly ledgers: Ledgers,
+    private readonly locks: AccountLocks,
+  ) {}
+
+  @OnCommand(GetBalances)
+  async balances(message: Envelope<RequestOf<typeof GetBalances>>): Promise<Result<Balances>> {
+    const { account_id, environment, include_ciphertext, decryption_proof } = message.payload;
+    const account = await this.commands.send(GetAccount, { account_id, environment }, contextFrom(message));
+    if (!account.ok) {
+      return account;
+    }
+    if (!kycAllowsMoney(account.value.kyc_status)) {
+      return fail('kyc_required', 'Balances need a verified account (KYC)');
+    }
+    const proofs = decryption_proof === null ? null : parseDecryptionProofParam(decryption_proof, decimalsOf);
+    if (proofs && !proofs.ok) {
+      return fail('decryption_proof_invalid', proofs.error.message, { param: 'decryption_proof', reason: proofs.error.reason });
+    }
+    const ledger = await this.ledgers.of(environment);
+    const { ownerAddress, elgamalPubkey } = await this.custody.publicKeys(account_id, environment);
+    const pubkey = decodeBase64(elgamalPubkey) ?? new Uint8Array();
+    const balances: BalanceEntry[] = [];
+    for (const { code } of ledger.assets()) {
+      const asset = code as AssetCode;
+      const view = await this.currentView(ledger, account_id, environment, ownerAddress, asset);
+      const entry: BalanceEntry = {
+        asset,
+        has_balance: await this.custody.hasNonZeroBalance(account_id, environment, view.decryptableAvailableBalance),
+      };
+      if (include_ciphertext) {
+        entry.ciphertext = encodeBase64(view.availableBalanceCiphertext);
+        entry.decryptable_balance = encodeBase64(view.decryptableAvailableBalance);
+      }
+      const proof = proofs?.ok ? proofs.entries.find((candidate) => candidate.asset === asset) : undefined;
+      if (proof) {
+        const claim = { elgamalPubkey: pubkey, availableBalanceCiphertext: view.availableBalanceCiphertext, amount: proof.amount, proof: proof.proof };
+        if (!verifyDecryptionProof(claim)) {
+          return fail('decryption_proof_invalid', `The ${asset} proof does not match the balance ciphertext`, { param: 'decryption_proof' });
+        }
+        entry.amount = formatAmount(proof.amount, ASSET_DECIMALS[asset]);
+      }
+      balances.push(entry);
+    }
+    const unknown = proofs?.ok ? proofs.entries.find((entry) => !balances.some((b) => b.asset === entry.asset)) : undefined;
+    if (unknown) {
+      return fail('decryption_proof_invalid', `No ${unknown.asset} balance on this ledger`, { param: 'decryption_proof' });
+    }
+    return ok({ balances });
+  }
+
+  /** Received funds wait in the pending balance: applied first, so the answer includes them. */
+  private async currentView(
+    ledger: LedgerPort,
+    accountId: string,
+    environment: Environment,
+    owner: string,
+    asset: AssetCode,
+  ): Promise<ConfidentialAccountView> {
+    const read = async () => {
+      const view = await ledger.readAccount(address(owner), asset);
+      if (!view.confidentialReady) {
+        throw new Error(`the ${asset} account of ${accountId} is not confidential-ready`);
+      }
+      return view;
+    };
+    const view = await read();
+    if (view.pendingCreditCounter === 0n) {
+      return view;
+    }
+    return this.locks.run(accountLockKey(accountId, environment, asset), async () => {
+      await this.custody.withKeys(accountId, environment, (keys) => ledger.applyPendingBalance(keys, asset));
+      return read();
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { type Environment } from '@cts/contracts';
+import {
+  connectInProcess,
+  connectOverHttp,
+  createLocalLedgerRuntime,
+  createProofPool,
+  type LedgerPort,
+  type LocalLedgerRuntime,
+  type ProofPool,
+  SolanaRpcLedger,
+} from '@cts/ledger';
+import { RUNTIME, type Runtime } from '@cts/platform';
+import { createSolanaRpc } from '@solana/kit';
+import { ledgerTargetOf } from './ledger-config';
+
+/** One ledger per environment (test and live never share one), opened on first use. */
+@Injectable()
+export class Ledgers implements OnModuleDestroy {
+  private readonly opened = new Map<Environment, Promise<LedgerPort>>();
+  private readonly runtimes: LocalLedgerRuntime[] = [];
+  private pool: ProofPool | null = null;
+
+  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  of(environment: Environment): Promise<LedgerPort> {
+    let ledger = this.opened.get(environment);
+    if (!ledger) {
+      ledger = this.open(environment);
+      ledger.catch(() => this.opened.delete(environment));
+      this.opened.set(environment, ledger);
+    }
+    return ledger;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const ledgers = await Promise.allSettled(this.opened.values());
+    for (const ledger of ledgers) {
+      if (ledger.status === 'fulfilled') {
+        await ledger.value.close();
+      }
+    }
+    await this.pool?.close();
+    for (const runtime of this.runtimes) {
+      await runtime.close();
+    }
+  }
+
+  private async open(environment: Environment): Promise<LedgerPort> {
+    const target = ledgerTargetOf(this.runtime.config, environment);
+    this.pool ??= createProofPool();
+    const proofPool = this.pool;
+    switch (target.kind) {
+      case 'in-process': {
+        const runtime = await createLocalLedgerRuntime({ stateDir: target.stateDir, environment });
+        this.runtimes.push(runtime);
+        return new SolanaRpcLedger({ ...connectInProcess(runtime), proofPool });
+      }
+      case 'local-server':
+        return new SolanaRpcLedger({ ...connectOverHttp(target.url, target.stateDir, environment), proofPool });
+      case 'cluster': {
+        const ledger = new SolanaRpcLedger({
+          rpc: createSolanaRpc(target.url),
+          environment,
+          assets: target.assets,
+          feePayerSeed: target.feePayerSeed,
+          proofPool,
+        });
+        await ledger.init();
+        return ledger;
+      }
+    }
+  }
+}

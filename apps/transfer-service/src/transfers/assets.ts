@@ -1,0 +1,3 @@
+import { ASSET_DECIMALS, type AssetCode } from '@cts/contracts';
+
+export const assetDecimals = (asset: AssetCode): number => ASSET_DECIMALS[asset];

@@ -1,0 +1,175 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  amountSealingContext,
+  type AccountParty,
+  contextFrom,
+  CreateTransfer,
+  type Envelope,
+  fail,
+  memoSealingContext,
+  newId,
+  ok,
+  type RequestOf,
+  ResolveParties,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
+import { decodeBase64, encryptMemoFor, formatAmount, parseSealingKey, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
+import { Custody } from '@cts/custody';
+import { MAX_CONFIDENTIAL_AMOUNT } from '@cts/ledger';
+import { CommandBus, OnCommand } from '@cts/messaging';
+import { isUniqueViolation } from '@cts/persistence';
+import { RUNTIME, type Runtime } from '@cts/platform';
+import { address } from '@solana/kit';
+import { Ledgers } from '../ledger/ledgers';
+import { assetDecimals } from './assets';
+import { kycAllowsMoney, type TransferRecord, toTransferResource } from './transfer.domain';
+import { Reconciler } from './reconciler';
+import { Settlement } from './settlement';
+import { TransferRepository } from './transfer.repository';
+
+type Request = RequestOf<typeof CreateTransfer>;
+type Created = ResponseOf<typeof CreateTransfer>;
+type Resolved = ResponseOf<typeof ResolveParties>;
+
+/** `POST /v1/transfers` behind the gateway: resolve, check, record, settle (spec §4.1). */
+@Injectable()
+export class CreateTransferHandlers {
+  private readonly dataKey: SealingKey;
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly custody: Custody,
+    private readonly ledgers: Ledgers,
+    private readonly settlement: Settlement,
+    private readonly reconciler: Reconciler,
+    private readonly transfers: TransferRepository,
+    @Inject(RUNTIME) runtime: Runtime,
+  ) {
+    this.dataKey = parseSealingKey(runtime.secrets.dataSealingKey, 'DATA_SEALING_KEY');
+  }
+
+  @OnCommand(CreateTransfer)
+  async create(message: Envelope<Request>): Promise<Result<Created>> {
+    const request = message.payload;
+    const amount = this.openAmount(request);
+    if (amount === null) {
+      return fail('invalid_request', `amount must be positive and at most ${formatAmount(MAX_CONFIDENTIAL_AMOUNT, assetDecimals(request.asset))} ${request.asset}`, { param: 'amount' });
+    }
+    const existing = await this.transfers.findExisting(message.id, request.account_id, request.environment, request.idempotency_key);
+    if (existing) {
+      return this.answer(await this.reconciler.settleNow(existing, message), request.account_id);
+    }
+    const resolved = await this.commands.send(
+      ResolveParties,
+      { sender_account_id: request.account_id, to: request.to, environment: request.environment },
+      contextFrom(message),
+    );
+    if (!resolved.ok) {
+      return resolved;
+    }
+    const problem = await this.refusal(request, resolved.value);
+    if (problem) {
+      return problem;
+    }
+    const draft = await this.draft(message, resolved.value);
+    try {
+      const settled = await this.settlement.settle(draft, amount, contextFrom(message));
+      if (settled.kind === 'insufficient_balance') {
+        return fail('insufficient_balance', `The account does not hold enough ${request.asset}`);
+      }
+      return this.answer(settled.transfer, request.account_id);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        // The same Idempotency-Key raced in on another replica: answer with the first transfer.
+        const first = await this.transfers.findExisting(message.id, request.account_id, request.environment, request.idempotency_key);
+        if (first) {
+          return this.answer(await this.reconciler.settleNow(first, message), request.account_id);
+        }
+      }
+      throw error;
+    }
+  }
+
+  private answer(transfer: TransferRecord, reader: string): Result<Created> {
+    return ok({ kind: 'transfer', transfer: toTransferResource(transfer, reader) });
+  }
+
+  private openAmount(request: Request): bigint | null {
+    try {
+      const amount = unsealAmount(this.dataKey, request.sealed_amount, amountSealingContext(request.account_id));
+      return amount > 0n && amount <= MAX_CONFIDENTIAL_AMOUNT ? amount : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async refusal(request: Request, { sender, recipient }: Resolved): Promise<Result<never> | null> {
+    if (!kycAllowsMoney(sender.kyc_status)) {
+      return fail('kyc_required', 'Transfers need a verified account (KYC)');
+    }
+    const recipientAddress = recipient.kind === 'account' ? recipient.address : recipient.address;
+    if ((recipient.kind === 'account' && recipient.account_id === sender.account_id) || recipientAddress === sender.address) {
+      return fail('invalid_request', 'An account cannot send to itself', { param: 'to' });
+    }
+    if (recipient.kind === 'external' && request.confidential) {
+      const ledger = await this.ledgers.of(request.environment);
+      const view = await ledger.readAccount(address(recipient.address), request.asset);
+      if (!view.confidentialReady) {
+        return fail(
+          'recipient_not_confidential_ready',
+          'The recipient has no confidential balance for this asset; retry with "confidential": false to send a standard transfer',
+          { param: 'to' },
+        );
+      }
+    }
+    return null;
+  }
+
+  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved): Promise<TransferRecord> {
+    const request = message.payload;
+    const amount = this.openAmount(request) ?? 0n;
+    const now = new Date();
+    const recipientAccount: AccountParty | null = recipient.kind === 'account' ? recipient : null;
+    const memo = request.sealed_memo === null ? null : utf8Decode(unseal(this.dataKey, request.sealed_memo, memoSealingContext(request.account_id)));
+    return {
+      id: newId('tr'),
+      environment: request.environment,
+      commandId: message.id,
+      idempotencyKey: request.idempotency_key,
+      apiKeyId: request.api_key_id,
+      sender: { account_id: sender.account_id, handle: sender.handle, address: sender.address, owner: sender.owner },
+      recipient: {
+        account_id: recipientAccount?.account_id ?? null,
+        handle: recipientAccount?.handle ?? null,
+        address: recipient.address,
+        owner: recipientAccount?.owner ?? null,
+      },
+      to: request.to,
+      asset: request.asset,
+      confidential: request.confidential,
+      status: 'pending',
+      sealedAmount: request.sealed_amount,
+      senderEncryptedAmount: await this.custody.encryptAmountFor(sender.account_id, request.environment, amount),
+      recipientEncryptedAmount: recipientAccount
+        ? await this.custody.encryptAmountFor(recipientAccount.account_id, request.environment, amount)
+        : null,
+      senderEncryptedMemo: memo === null ? null : encryptMemoFor(await this.elgamalKeyOf(sender.account_id, request), memo),
+      recipientEncryptedMemo:
+        memo === null || !recipientAccount ? null : encryptMemoFor(await this.elgamalKeyOf(recipientAccount.account_id, request), memo),
+      chainSignature: null,
+      failureReason: null,
+      createdAt: now,
+      updatedAt: now,
+      confirmedAt: null,
+    };
+  }
+
+  private async elgamalKeyOf(accountId: string, request: Request): Promise<Uint8Array> {
+    const key = decodeBase64((await this.custody.publicKeys(accountId, request.environment)).elgamalPubkey);
+    if (!key) {
+      throw new Error(`custody holds no readable ElGamal key for ${accountId}`);
+    }
+    return key;
+  }
+}

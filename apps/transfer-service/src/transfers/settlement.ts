@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type MessageContext,
+  TransferConfirmed,
+  TransferFailed,
+  TransferInitiated,
+} from '@cts/contracts';
+import { formatAmount } from '@cts/crypto';
+import { Custody } from '@cts/custody';
+import { isLedgerError, type LedgerAccountView, type LedgerPort } from '@cts/ledger';
+import { type Transaction, UnitOfWork } from '@cts/persistence';
+import { address, type Signature } from '@solana/kit';
+import { KeyTotals } from '../key-totals/key-totals';
+import { Ledgers } from '../ledger/ledgers';
+import { AccountLocks, accountLockKey } from '../locks/account-locks';
+import { assetDecimals } from './assets';
+import { type TransferRecord, toTransferEvent } from './transfer.domain';
+import { TransferRepository } from './transfer.repository';
+
+export type SettleResult = { kind: 'settled'; transfer: TransferRecord } | { kind: 'insufficient_balance' };
+
+/** Ledger errors raised before anything was sent, or that say the transaction failed for good. */
+const DEFINITE_FAILURES = new Set([
+  'insufficient_funds_onchain',
+  'account_not_found',
+  'account_not_confidential',
+  'pending_balance_race',
+  'transaction_failed',
+  'invalid_amount',
+  'unknown_asset',
+]);
+
+/**
+ * Moves the money of one transfer. Runs under the sender's lock, so the balance check, the proof and
+ * the submission see one balance. The record and `transfer.initiated` commit before anything is
+ * signed; the signature is recorded before anything is sent; so a crash at any point leaves a pending
+ * transfer the reconciler can finish from what the ledger says.
+ */
+@Injectable()
+export class Settlement {
+  constructor(
+    private readonly custody: Custody,
+    private readonly ledgers: Ledgers,
+    private readonly locks: AccountLocks,
+    private readonly transfers: TransferRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly keyTotals: KeyTotals,
+  ) {}
+
+  async settle(draft: TransferRecord, amount: bigint, context: MessageContext): Promise<SettleResult> {
+    const { sender, environment, asset } = draft;
+    const ledger = await this.ledgers.of(environment);
+    return this.locks.run(accountLockKey(sender.account_id, environment, asset), async () => {
+      if (!(await this.canSend(ledger, draft, amount))) {
+        return { kind: 'insufficient_balance' };
+      }
+      await this.unitOfWork.run(async (tx) => {
+        await this.transfers.insert(draft, tx.manager);
+        await tx.emit(TransferInitiated, draft.id, toTransferEvent(draft, this.publicAmount(draft, amount)), context);
+      });
+      return { kind: 'settled', transfer: await this.submit(ledger, draft, amount, context) };
+    });
+  }
+
+  /** Finishes a pending transfer after a crash or a redelivery; `wait` leaves it for later. */
+  async finish(
+    transfer: TransferRecord,
+    outcome: { status: 'confirmed'; signature: string } | { status: 'failed'; reason: string; signature: string | null },
+    amount: bigint,
+    context: MessageContext,
+  ): Promise<TransferRecord> {
+    return this.unitOfWork.run(async (tx) => {
+      const current = await this.transfers.update(transfer.id, {}, tx.manager);
+      if (current.status !== 'pending') {
+        return current;
+      }
+      if (outcome.status === 'confirmed') {
+        return this.markConfirmed(tx, current, outcome.signature, amount, context);
+      }
+      const failed = await this.transfers.update(
+        transfer.id,
+        { status: 'failed', failureReason: outcome.reason, chainSignature: outcome.signature },
+        tx.manager,
+      );
+      await tx.emit(TransferFailed, failed.id, toTransferEvent(failed, this.publicAmount(failed, amount)), context);
+      return failed;
+    });
+  }
+
+  private async submit(ledger: LedgerPort, draft: TransferRecord, amount: bigint, context: MessageContext): Promise<TransferRecord> {
+    let signed: Signature | null = null;
+    try {
+      const signature = await this.custody.withKeys(draft.sender.account_id, draft.environment, async (keys) => {
+        const request = {
+          from: keys,
+          toOwner: address(draft.recipient.address),
+          asset: draft.asset,
+          amount,
+          onSigned: async (signature: Signature) => {
+            signed = signature;
+            await this.transfers.update(draft.id, { chainSignature: signature });
+          },
+        };
+        return (draft.confidential ? ledger.transferConfidential(request) : ledger.transferStandard(request)).then((s) => s.signature);
+      });
+      return await this.finish(draft, { status: 'confirmed', signature }, amount, context);
+    } catch (error) {
+      if (isLedgerError(error) && (signed === null || DEFINITE_FAILURES.has(error.code))) {
+        const reason = error.code === 'insufficient_funds_onchain' ? 'insufficient_balance' : error.code;
+        return this.finish(draft, { status: 'failed', reason, signature: signed }, amount, context);
+      }
+      // Sent but unconfirmed (timeout, lost connection): it may still land. The reconciler decides.
+      const pending = await this.transfers.findById(draft.id);
+      if (pending === null) {
+        throw error;
+      }
+      return pending;
+    }
+  }
+
+  private async markConfirmed(
+    tx: Transaction,
+    transfer: TransferRecord,
+    signature: string,
+    amount: bigint,
+    context: MessageContext,
+  ): Promise<TransferRecord> {
+    const confirmed = await this.transfers.update(
+      transfer.id,
+      { status: 'confirmed', chainSignature: signature, confirmedAt: new Date() },
+      tx.manager,
+    );
+    if (transfer.apiKeyId !== null && transfer.asset === 'USDC') {
+      await this.keyTotals.add(tx, transfer.sender.account_id, transfer.environment, transfer.apiKeyId, amount);
+    }
+    await tx.emit(TransferConfirmed, confirmed.id, toTransferEvent(confirmed, this.publicAmount(confirmed, amount)), context);
+    return confirmed;
+  }
+
+  /**
+   * Custody answers from the ledger's AE balance. Received funds sit in the pending balance until
+   * applied: applied here, lazily, when the available balance alone is not enough.
+   */
+  private async canSend(ledger: LedgerPort, draft: TransferRecord, amount: bigint): Promise<boolean> {
+    const { account_id } = draft.sender;
+    const read = () => ledger.readAccount(address(draft.sender.address), draft.asset);
+    let view: LedgerAccountView = await read();
+    if (!view.confidentialReady) {
+      return false;
+    }
+    if (await this.custody.canSend(account_id, draft.environment, amount, view.decryptableAvailableBalance)) {
+      return true;
+    }
+    if (view.pendingCreditCounter === 0n) {
+      return false;
+    }
+    await this.custody.withKeys(account_id, draft.environment, (keys) => ledger.applyPendingBalance(keys, draft.asset));
+    view = await read();
+    return view.confidentialReady && this.custody.canSend(account_id, draft.environment, amount, view.decryptableAvailableBalance);
+  }
+
+  private publicAmount(transfer: TransferRecord, amount: bigint): string | undefined {
+    return transfer.confidential ? undefined : formatAmount(amount, assetDecimals(transfer.asset));
+  }
+}

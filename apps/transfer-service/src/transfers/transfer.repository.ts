@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { type AssetCode, type Environment, type TransferStatus } from '@cts/contracts';
+import { Brackets, DataSource, type EntityManager, LessThan } from 'typeorm';
+import { type TransferRecord } from './transfer.domain';
+import { TransferEntity } from './transfer.entity';
+
+const toRecord = (row: TransferEntity): TransferRecord => ({
+  ...row,
+  environment: row.environment as Environment,
+  asset: row.asset as AssetCode,
+  status: row.status as TransferStatus,
+});
+
+export interface TransferListQuery {
+  accountId: string;
+  environment: Environment;
+  limit: number;
+  offset: number;
+  status?: TransferStatus;
+  from?: Date;
+  to?: Date;
+}
+
+@Injectable()
+export class TransferRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(record: TransferRecord, manager: EntityManager): Promise<void> {
+    const { sender, recipient, ...columns } = record;
+    await manager.insert(TransferEntity, {
+      ...columns,
+      senderAccountId: sender.account_id,
+      recipientAccountId: recipient.account_id,
+      sender: () => `'${JSON.stringify(sender).replaceAll("'", "''")}'::jsonb`,
+      recipient: () => `'${JSON.stringify(recipient).replaceAll("'", "''")}'::jsonb`,
+    });
+  }
+
+  async update(
+    id: string,
+    changes: Partial<Pick<TransferRecord, 'status' | 'chainSignature' | 'failureReason' | 'confirmedAt'>>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<TransferRecord> {
+    await manager.update(TransferEntity, { id }, { ...changes, updatedAt: new Date() });
+    return toRecord(await manager.findOneByOrFail(TransferEntity, { id }));
+  }
+
+  async findById(id: string): Promise<TransferRecord | null> {
+    const row = await this.dataSource.manager.findOneBy(TransferEntity, { id });
+    return row ? toRecord(row) : null;
+  }
+
+  /** A retried command (same envelope) or request (same Idempotency-Key) finds the first transfer. */
+  async findExisting(
+    commandId: string,
+    senderAccountId: string,
+    environment: Environment,
+    idempotencyKey: string | null,
+  ): Promise<TransferRecord | null> {
+    const query = this.dataSource.manager
+      .createQueryBuilder(TransferEntity, 't')
+      .where('t.command_id = :commandId', { commandId });
+    if (idempotencyKey !== null) {
+      query.orWhere(
+        new Brackets((q) =>
+          q
+            .where('t.sender_account_id = :senderAccountId', { senderAccountId })
+            .andWhere('t.environment = :environment', { environment })
+            .andWhere('t.idempotency_key = :idempotencyKey', { idempotencyKey }),
+        ),
+      );
+    }
+    const row = await query.getOne();
+    return row ? toRecord(row) : null;
+  }
+
+  /** Only the reader's own transfers (sent or received) in the key's environment. */
+  async findForReader(id: string, accountId: string, environment: Environment): Promise<TransferRecord | null> {
+    const row = await this.dataSource.manager
+      .createQueryBuilder(TransferEntity, 't')
+      .where('t.id = :id AND t.environment = :environment', { id, environment })
+      .andWhere('(t.sender_account_id = :accountId OR t.recipient_account_id = :accountId)', { accountId })
+      .getOne();
+    return row ? toRecord(row) : null;
+  }
+
+  /** Newest first; asks one row more than `limit` to tell `has_more`. */
+  async list(query: TransferListQuery): Promise<{ transfers: TransferRecord[]; hasMore: boolean }> {
+    const builder = this.dataSource.manager
+      .createQueryBuilder(TransferEntity, 't')
+      .where('t.environment = :environment', { environment: query.environment })
+      .andWhere('(t.sender_account_id = :accountId OR t.recipient_account_id = :accountId)', { accountId: query.accountId });
+    if (query.status) {
+      builder.andWhere('t.status = :status', { status: query.status });
+    }
+    if (query.from) {
+      builder.andWhere('t.created_at > :from', { from: query.from });
+    }
+    if (query.to) {
+      builder.andWhere('t.created_at < :to', { to: query.to });
+    }
+    const rows = await builder
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .offset(query.offset)
+      .limit(query.limit + 1)
+      .getMany();
+    return { transfers: rows.slice(0, query.limit).map(toRecord), hasMore: rows.length > query.limit };
+  }
+
+  /** Pending transfers nobody has touched for `olderThanMs`: candidates for reconciliation. */
+  async stalePending(olderThanMs: number, limit = 50): Promise<TransferRecord[]> {
+    const rows = await this.dataSource.manager.find(TransferEntity, {
+      where: { status: 'pending', updatedAt: LessThan(new Date(Date.now() - olderThanMs)) },
+      order: { updatedAt: 'ASC' },
+      take: limit,
+    });
+    return rows.map(toRecord);
+  }
+}

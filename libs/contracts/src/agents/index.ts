@@ -1,0 +1,3 @@
+export * from './agent.schemas';
+export * from './agent.commands';
+export * from './agent.events';

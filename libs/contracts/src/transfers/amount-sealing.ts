@@ -1,0 +1,9 @@
+/**
+ * Associated data for an amount sealed with DATA_SEALING_KEY (`sealAmount` in @cts/crypto) while it
+ * travels between services: binds the ciphertext to the account that spends it, so a sealed amount
+ * copied into another account's message does not open.
+ */
+export const amountSealingContext = (accountId: string): string => `amount:${accountId}`;
+
+/** Associated data for a memo sealed with DATA_SEALING_KEY between the gateway and transfer-service. */
+export const memoSealingContext = (accountId: string): string => `memo:${accountId}`;

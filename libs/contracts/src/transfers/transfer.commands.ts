@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { defineCommand } from '../contract';
+import { Environment } from '../environment';
+import { Timestamp } from '../parties';
+import { CommandTopics } from '../topics';
+import { TransferStatus } from './transfer.events';
+import { AssetCode, BalanceEntry, HeldTransaction, TransferResource } from './transfer.schemas';
+
+const Base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/);
+
+/**
+ * Custody keys and ledger accounts for a new account, in every environment. The `decryption_key`
+ * travels back encrypted to `recipient_key`, a one-time ElGamal key of the requesting gateway, so the
+ * reply topic and the stored reply never hold it in the clear.
+ */
+export const ProvisionLedgerAccount = defineCommand(
+  CommandTopics.transferProvisionAccount,
+  z.object({ account_id: z.string(), recipient_key: Base64 }),
+  z.object({
+    addresses: z.record(Environment, z.string()),
+    encrypted_decryption_key: z.string(),
+  }),
+);
+
+export const CreateTransfer = defineCommand(
+  CommandTopics.transferCreate,
+  z.object({
+    account_id: z.string(),
+    environment: Environment,
+    /** The key that created it (per-key totals); null when an approval settles a held transfer. */
+    api_key_id: z.string().nullable(),
+    to: z.string().min(1).max(256),
+    asset: AssetCode,
+    confidential: z.boolean(),
+    /** `sealAmount` under DATA_SEALING_KEY with `amountSealingContext(account_id)`. */
+    sealed_amount: z.string(),
+    /** The memo sealed like the amount (context `memo:<account_id>`). */
+    sealed_memo: z.string().nullable(),
+    idempotency_key: z.string().nullable(),
+    /** Set when approval-service settles a held agent transaction (its reserved transfer id). */
+    approved_transfer_id: z.string().nullable().default(null),
+  }),
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('transfer'), transfer: TransferResource }),
+    z.object({ kind: z.literal('held'), transaction: HeldTransaction }),
+  ]),
+);
+
+export const GetTransfer = defineCommand(
+  CommandTopics.transferGet,
+  z.object({ account_id: z.string(), environment: Environment, transfer_id: z.string() }),
+  TransferResource,
+);
+
+export const ListTransfers = defineCommand(
+  CommandTopics.transferList,
+  z.object({
+    account_id: z.string(),
+    environment: Environment,
+    limit: z.number().int().min(1).max(100),
+    offset: z.number().int().min(0),
+    status: TransferStatus.optional(),
+    from: Timestamp.optional(),
+    to: Timestamp.optional(),
+  }),
+  z.object({ transfers: z.array(TransferResource), limit: z.number(), offset: z.number(), has_more: z.boolean() }),
+);
+
+export const GetBalances = defineCommand(
+  CommandTopics.transferBalances,
+  z.object({
+    account_id: z.string(),
+    environment: Environment,
+    include_ciphertext: z.boolean(),
+    /** The raw `decryption_proof` parameter, verified by transfer-service. */
+    decryption_proof: z.string().nullable(),
+  }),
+  z.object({ balances: z.array(BalanceEntry) }),
+);
+
+export const FundTestAccount = defineCommand(
+  CommandTopics.transferFund,
+  z.object({ account_id: z.string(), environment: Environment, asset: AssetCode, sealed_amount: z.string() }),
+  z.object({ asset: AssetCode, status: z.literal('confirmed'), chain_signature: z.string(), funded_at: Timestamp }),
+);
+
+/** Spec §5.5 "total USDC transferred" per key, as AE ciphertexts only the account can open. */
+export const GetKeyTotals = defineCommand(
+  CommandTopics.transferKeyTotals,
+  z.object({ account_id: z.string() }),
+  z.object({ totals: z.array(z.object({ key_id: z.string(), encrypted_usdc_total: z.string() })) }),
+);

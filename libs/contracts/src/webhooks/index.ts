@@ -1,0 +1,2 @@
+export * from './webhook.schemas';
+export * from './webhook.commands';

@@ -1,0 +1,154 @@
+import { apiErrorFromResponse, CtsApiError, CtsNetworkError } from './cts-api-error';
+import { newIdempotencyKey } from './idempotency-key';
+import { isRetryableStatus, parseRetryAfter, retryDelay } from './retry-policy';
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | Date | undefined;
+
+export interface TransportSettings {
+  baseUrl: string;
+  apiKey: string;
+  fetch: FetchLike;
+  maxRetries: number;
+  retryDelayMs: number;
+  timeoutMs: number;
+}
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path below the base URL, starting with `/v1/`; path parameters already encoded. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  body: T;
+  requestId: string | undefined;
+  /** The `Idempotency-Key` sent (POST and PATCH), to retry the same operation later by hand. */
+  idempotencyKey: string | undefined;
+}
+
+// The gateway honours Idempotency-Key on POST and PATCH; GET and DELETE are safe to repeat as-is.
+const KEYED_METHODS = new Set<HttpMethod>(['POST', 'PATCH']);
+
+type Attempt =
+  | { kind: 'answered'; status: number; headers: Headers; text: string }
+  | { kind: 'unanswered'; cause: unknown; timedOut: boolean };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function queryString(query: Record<string, QueryValue> | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) {
+      params.append(name, value instanceof Date ? value.toISOString() : String(value));
+    }
+  }
+  const encoded = params.toString();
+  return encoded === '' ? '' : `?${encoded}`;
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends one API operation, retrying network failures, 429 and 502-504. The Idempotency-Key is fixed
+ * before the first attempt, so every retry of a create is the same operation to the server.
+ */
+export class HttpTransport {
+  private readonly baseUrl: string;
+
+  constructor(private readonly settings: TransportSettings) {
+    this.baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  }
+
+  async send<T>(request: ApiRequest): Promise<ApiResponse<T>> {
+    const idempotencyKey = KEYED_METHODS.has(request.method)
+      ? (request.idempotencyKey ?? newIdempotencyKey())
+      : undefined;
+    const url = `${this.baseUrl}${request.path}${queryString(request.query)}`;
+    const init = this.requestInit(request, idempotencyKey);
+    for (let attempt = 0; ; attempt += 1) {
+      const outcome = await this.attempt(url, init);
+      const mayRetry = attempt < this.settings.maxRetries;
+      if (outcome.kind === 'unanswered') {
+        if (!mayRetry) {
+          // Method and path only: the query can hold a decryption proof, which names amounts.
+          const what = outcome.timedOut ? 'timed out' : 'got no response';
+          throw new CtsNetworkError(`${request.method} ${request.path} ${what}`, outcome);
+        }
+        await sleep(retryDelay(attempt, this.settings.retryDelayMs, undefined));
+      } else if (mayRetry && isRetryableStatus(outcome.status)) {
+        const retryAfter = parseRetryAfter(outcome.headers.get('retry-after'), Date.now());
+        await sleep(retryDelay(attempt, this.settings.retryDelayMs, retryAfter));
+      } else {
+        return { ...settle<T>(outcome), idempotencyKey };
+      }
+    }
+  }
+
+  private requestInit(request: ApiRequest, idempotencyKey: string | undefined): RequestInit {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.settings.apiKey}`,
+      Accept: 'application/json',
+    };
+    if (request.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+    }
+    if (idempotencyKey !== undefined) {
+      headers['Idempotency-Key'] = idempotencyKey;
+    }
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    return { method: request.method, headers, body };
+  }
+
+  private async attempt(url: string, init: RequestInit): Promise<Attempt> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.settings.timeoutMs);
+    try {
+      const response = await this.settings.fetch(url, { ...init, signal: controller.signal });
+      // The body is read under the same timeout: a server that stalls mid-body is as dead as a silent one.
+      const text = await response.text();
+      return { kind: 'answered', status: response.status, headers: response.headers, text };
+    } catch (cause) {
+      return { kind: 'unanswered', cause, timedOut: controller.signal.aborted };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function settle<T>(outcome: {
+  status: number;
+  headers: Headers;
+  text: string;
+}): Omit<ApiResponse<T>, 'idempotencyKey'> {
+  const headerRequestId = outcome.headers.get('x-request-id');
+  const body = parseJson(outcome.text);
+  if (outcome.status < 200 || outcome.status > 299) {
+    throw apiErrorFromResponse(outcome.status, body, headerRequestId);
+  }
+  if (body === undefined && outcome.text !== '') {
+    throw new CtsApiError({
+      status: outcome.status,
+      code: 'invalid_response',
+      message: `The API answered HTTP ${outcome.status} with a body that is not JSON`,
+      requestId: headerRequestId ?? undefined,
+    });
+  }
+  return { status: outcome.status, body: body as T, requestId: headerRequestId ?? undefined };
+}

@@ -1,0 +1,52 @@
+/** Spec §6.1; the service may add types, so any string is accepted too. */
+export type WebhookEventType =
+  | 'transfer.initiated'
+  | 'transfer.confirmed'
+  | 'transfer.failed'
+  | 'agent.transaction.pending_approval'
+  | 'agent.transaction.approved'
+  | 'agent.transaction.rejected'
+  | 'agent.policy.updated'
+  | (string & NonNullable<unknown>);
+
+/** Spec §2.7. */
+export interface Webhook {
+  webhook_id: string;
+  url: string;
+  events: WebhookEventType[];
+  created_at: string;
+}
+
+/** The create response: `secret` (`whsec_…`) is returned this once only. */
+export interface CreatedWebhook extends Webhook {
+  secret: string;
+}
+
+export interface WebhookList {
+  webhooks: Webhook[];
+}
+
+export interface CreateWebhookInput {
+  /** `https://` only. */
+  url: string;
+  events: WebhookEventType[];
+}
+
+/** The spec fixes only status codes and retry counts; the rest follows the dispatcher's log. */
+export interface WebhookDelivery {
+  delivery_id: string;
+  event_id?: string;
+  event?: string;
+  status?: 'pending' | 'succeeded' | 'failed';
+  attempt_count?: number;
+  retry_count: number;
+  /** HTTP status of the last attempt; `null` before any answer (timeout, refused connection). */
+  response_status_code: number | null;
+  last_attempt_at?: string | null;
+  next_attempt_at?: string | null;
+  created_at?: string;
+}
+
+export interface WebhookDeliveryList {
+  deliveries: WebhookDelivery[];
+}

@@ -1,0 +1,188 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import {
+  assertWebhookSignature,
+  verifyWebhookSignature,
+  WebhookSignatureError,
+  type VerifyWebhookOptions,
+} from './verify-webhook-signature';
+
+// Expected signatures come from node:crypto, independently of the code under test.
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
+const otherSecret = `whsec_${randomBytes(24).toString('base64')}`;
+const body = JSON.stringify({
+  event_id: 'evt_1',
+  event: 'transfer.confirmed',
+  account: '@alice',
+  memo: 'café ☕',
+});
+const timestamp = 1_760_000_000;
+const at = (seconds: number): VerifyWebhookOptions => ({ now: seconds * 1000 });
+
+function serviceSignature(key: string, payload: string): string {
+  return createHmac('sha256', key).update(payload).digest('hex');
+}
+
+function standardSignature(key: string, id: string, ts: number, payload: string): string {
+  const keyBytes = Buffer.from(key.slice('whsec_'.length), 'base64');
+  return createHmac('sha256', keyBytes).update(`${id}.${ts}.${payload}`).digest('base64');
+}
+
+function serviceHeaders(key = secret, payload = body): Record<string, string> {
+  return { 'x-service-signature': serviceSignature(key, payload) };
+}
+
+function standardHeaders(key = secret, payload = body, ts = timestamp): Record<string, string> {
+  return {
+    'webhook-id': 'evt_1',
+    'webhook-timestamp': String(ts),
+    'webhook-signature': `v1,${standardSignature(key, 'evt_1', ts, payload)}`,
+  };
+}
+
+function failureOf(headers: Record<string, string>, options = at(timestamp), payload = body): string {
+  try {
+    assertWebhookSignature(secret, payload, headers, options);
+    return 'verified';
+  } catch (error) {
+    return error instanceof WebhookSignatureError ? error.reason : 'other error';
+  }
+}
+
+describe('verifyWebhookSignature', () => {
+  it('accepts X-Service-Signature alone: hex HMAC of the body keyed with the whole secret string', () => {
+    expect(verifyWebhookSignature(secret, body, serviceHeaders())).toBe(true);
+  });
+
+  it('accepts Standard Webhooks headers alone: HMAC keyed with the decoded secret', () => {
+    expect(verifyWebhookSignature(secret, body, standardHeaders(), at(timestamp))).toBe(true);
+  });
+
+  it('accepts a delivery carrying both schemes', () => {
+    expect(
+      verifyWebhookSignature(secret, body, { ...serviceHeaders(), ...standardHeaders() }, at(timestamp)),
+    ).toBe(true);
+  });
+
+  it('accepts the raw body as bytes (e.g. a Buffer from express.raw)', () => {
+    const headers = { ...serviceHeaders(), ...standardHeaders() };
+    expect(verifyWebhookSignature(secret, Buffer.from(body, 'utf8'), headers, at(timestamp))).toBe(true);
+    expect(verifyWebhookSignature(secret, new TextEncoder().encode(body), headers, at(timestamp))).toBe(true);
+  });
+
+  it('looks headers up case-insensitively, in plain objects and in Headers', () => {
+    const mixed = Object.fromEntries(
+      Object.entries({ ...serviceHeaders(), ...standardHeaders() }).map(([name, value]) => [
+        name.replace(/(^|-)\w/g, (letter) => letter.toUpperCase()),
+        value,
+      ]),
+    );
+    expect(Object.keys(mixed)).toContain('X-Service-Signature');
+    expect(verifyWebhookSignature(secret, body, mixed, at(timestamp))).toBe(true);
+    expect(verifyWebhookSignature(secret, body, new Headers(mixed), at(timestamp))).toBe(true);
+  });
+
+  it('refuses a tampered body under either scheme', () => {
+    const tampered = body.replace('@alice', '@mallory');
+    expect(verifyWebhookSignature(secret, tampered, serviceHeaders())).toBe(false);
+    expect(verifyWebhookSignature(secret, tampered, standardHeaders(), at(timestamp))).toBe(false);
+  });
+
+  it('refuses a signature made with another secret', () => {
+    expect(verifyWebhookSignature(secret, body, serviceHeaders(otherSecret))).toBe(false);
+    expect(verifyWebhookSignature(secret, body, standardHeaders(otherSecret), at(timestamp))).toBe(false);
+  });
+
+  it('refuses a tampered webhook-id or webhook-timestamp', () => {
+    expect(
+      verifyWebhookSignature(secret, body, { ...standardHeaders(), 'webhook-id': 'evt_2' }, at(timestamp)),
+    ).toBe(false);
+    const moved = { ...standardHeaders(), 'webhook-timestamp': String(timestamp + 1) };
+    expect(verifyWebhookSignature(secret, body, moved, at(timestamp))).toBe(false);
+  });
+
+  it('refuses a timestamp outside the tolerance (default 300 s), in the past or the future', () => {
+    expect(failureOf(standardHeaders(), at(timestamp + 300))).toBe('verified');
+    expect(failureOf(standardHeaders(), at(timestamp - 300))).toBe('verified');
+    expect(failureOf(standardHeaders(), at(timestamp + 301))).toBe('timestamp_out_of_tolerance');
+    expect(failureOf(standardHeaders(), at(timestamp - 301))).toBe('timestamp_out_of_tolerance');
+  });
+
+  it('honours toleranceSeconds and a Date for now', () => {
+    const now = new Date((timestamp + 20) * 1000);
+    expect(verifyWebhookSignature(secret, body, standardHeaders(), { now, toleranceSeconds: 30 })).toBe(true);
+    expect(verifyWebhookSignature(secret, body, standardHeaders(), { now, toleranceSeconds: 10 })).toBe(
+      false,
+    );
+  });
+
+  it('checks the timestamp against the clock by default', () => {
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    expect(verifyWebhookSignature(secret, body, standardHeaders(secret, body, nowSeconds))).toBe(true);
+    expect(verifyWebhookSignature(secret, body, standardHeaders(secret, body, nowSeconds - 3600))).toBe(
+      false,
+    );
+  });
+
+  it('accepts when any one of several signatures matches (secret rotation)', () => {
+    const good = standardSignature(secret, 'evt_1', timestamp, body);
+    const stale = standardSignature(otherSecret, 'evt_1', timestamp, body);
+    const headers = { ...standardHeaders(), 'webhook-signature': `v1,${stale} v1,${good}` };
+    expect(verifyWebhookSignature(secret, body, headers, at(timestamp))).toBe(true);
+  });
+
+  it('refuses when none of several signatures matches, or only an unknown version does', () => {
+    const stale = standardSignature(otherSecret, 'evt_1', timestamp, body);
+    const good = standardSignature(secret, 'evt_1', timestamp, body);
+    expect(failureOf({ ...standardHeaders(), 'webhook-signature': `v1,${stale} v1,AAAA` })).toBe(
+      'invalid_signature',
+    );
+    expect(failureOf({ ...standardHeaders(), 'webhook-signature': `v2,${good}` })).toBe('invalid_signature');
+  });
+
+  it('reads a signature header repeated by the transport (array or comma-joined)', () => {
+    const good = standardSignature(secret, 'evt_1', timestamp, body);
+    const stale = standardSignature(otherSecret, 'evt_1', timestamp, body);
+    const asArray = { ...standardHeaders(), 'webhook-signature': [`v1,${stale}`, `v1,${good}`] };
+    expect(verifyWebhookSignature(secret, body, asArray, at(timestamp))).toBe(true);
+    const joined = new Headers(standardHeaders());
+    joined.set('webhook-signature', `v1,${stale}`);
+    joined.append('webhook-signature', `v1,${good}`);
+    expect(verifyWebhookSignature(secret, body, joined, at(timestamp))).toBe(true);
+  });
+
+  it('refuses a delivery with no signature header at all', () => {
+    expect(verifyWebhookSignature(secret, body, {})).toBe(false);
+    expect(verifyWebhookSignature(secret, body, new Headers({ 'content-type': 'application/json' }))).toBe(
+      false,
+    );
+    expect(failureOf({})).toBe('missing_signature');
+  });
+
+  it('requires every scheme present to verify', () => {
+    const wrongService = { 'x-service-signature': serviceSignature(otherSecret, body) };
+    expect(failureOf({ ...wrongService, ...standardHeaders() })).toBe('invalid_signature');
+    const wrongStandard = standardHeaders(otherSecret);
+    expect(failureOf({ ...serviceHeaders(), ...wrongStandard })).toBe('invalid_signature');
+  });
+
+  it('refuses an incomplete set of Standard Webhooks headers, even next to a valid X-Service-Signature', () => {
+    const { 'webhook-id': _id, ...withoutId } = standardHeaders();
+    expect(failureOf({ ...serviceHeaders(), ...withoutId })).toBe('incomplete_headers');
+  });
+
+  it('refuses malformed values instead of throwing from the boolean variant', () => {
+    expect(verifyWebhookSignature(secret, body, { 'x-service-signature': 'zz' })).toBe(false);
+    expect(verifyWebhookSignature(secret, body, { ...standardHeaders(), 'webhook-timestamp': 'soon' })).toBe(
+      false,
+    );
+    expect(verifyWebhookSignature('whsec_%%%', body, standardHeaders(), at(timestamp))).toBe(false);
+    expect(verifyWebhookSignature(secret, body, { ...standardHeaders(), 'webhook-signature': 'v1,' })).toBe(
+      false,
+    );
+  });
+
+  it('accepts an upper-case hex X-Service-Signature', () => {
+    const upper = { 'x-service-signature': serviceSignature(secret, body).toUpperCase() };
+    expect(verifyWebhookSignature(secret, body, upper)).toBe(true);
+  });
+});

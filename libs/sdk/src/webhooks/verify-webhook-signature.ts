@@ -1,0 +1,126 @@
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { concatBytes, decodeBase64, timingSafeEqual, toBytes } from './bytes';
+import { headerValue, type WebhookHeaders } from './webhook-headers';
+
+export interface VerifyWebhookOptions {
+  /** Largest accepted distance between `webhook-timestamp` and now, default 300 s. */
+  toleranceSeconds?: number;
+  /** The current time (Date or epoch milliseconds), for tests; default `Date.now()`. */
+  now?: Date | number;
+}
+
+export type WebhookSignatureFailure =
+  'missing_signature' | 'incomplete_headers' | 'invalid_signature' | 'timestamp_out_of_tolerance';
+
+export class WebhookSignatureError extends Error {
+  override readonly name = 'WebhookSignatureError';
+
+  constructor(readonly reason: WebhookSignatureFailure) {
+    super(`Webhook signature check failed: ${reason}`);
+  }
+}
+
+const SECRET_PREFIX = 'whsec_';
+const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** `X-Service-Signature` (spec 6.3): hex HMAC-SHA256 of the raw body, keyed with the secret string as given. */
+function checkServiceSignature(
+  secret: string,
+  body: Uint8Array,
+  signature: string,
+): WebhookSignatureFailure | undefined {
+  const expected = bytesToHex(hmac(sha256, toBytes(secret), body));
+  return timingSafeEqual(toBytes(expected), toBytes(signature.trim().toLowerCase()))
+    ? undefined
+    : 'invalid_signature';
+}
+
+function nowSeconds(now: Date | number | undefined): number {
+  const ms = now === undefined ? Date.now() : now instanceof Date ? now.getTime() : now;
+  return Math.floor(ms / 1000);
+}
+
+/**
+ * Standard Webhooks: base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the bytes the secret's
+ * base64 (after `whsec_`) encodes. The timestamp check is what refuses a replayed old delivery.
+ */
+function checkStandardSignature(
+  secret: string,
+  body: Uint8Array,
+  headers: { id: string; timestamp: string; signature: string },
+  options: VerifyWebhookOptions,
+): WebhookSignatureFailure | undefined {
+  const key = decodeBase64(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
+  if (!key || key.length === 0 || !/^\d{1,12}$/.test(headers.timestamp)) {
+    return 'invalid_signature';
+  }
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (Math.abs(nowSeconds(options.now) - Number(headers.timestamp)) > tolerance) {
+    return 'timestamp_out_of_tolerance';
+  }
+  const signed = concatBytes(toBytes(`${headers.id}.${headers.timestamp}.`), body);
+  const expected = hmac(sha256, key, signed);
+  // Several signatures while a secret rotates; a comma may separate repeated headers once joined.
+  const candidates = headers.signature.split(/\s+/).map((entry) => entry.replace(/,$/, ''));
+  let matched = false;
+  for (const candidate of candidates) {
+    const [version, encoded] = candidate.split(',', 2);
+    const bytes = version === 'v1' && encoded !== undefined ? decodeBase64(encoded) : undefined;
+    // No early exit: every candidate costs the same whether or not an earlier one matched.
+    matched = (bytes !== undefined && timingSafeEqual(bytes, expected)) || matched;
+  }
+  return matched ? undefined : 'invalid_signature';
+}
+
+/**
+ * Throws `WebhookSignatureError` unless the delivery is authentic: every signature scheme present
+ * must verify, and at least one must be present.
+ */
+export function assertWebhookSignature(
+  secret: string,
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  options: VerifyWebhookOptions = {},
+): void {
+  const body = toBytes(rawBody);
+  const service = headerValue(headers, 'x-service-signature');
+  const id = headerValue(headers, 'webhook-id');
+  const timestamp = headerValue(headers, 'webhook-timestamp');
+  const signature = headerValue(headers, 'webhook-signature');
+  const standardPresent = id !== undefined || timestamp !== undefined || signature !== undefined;
+  if (service === undefined && !standardPresent) {
+    throw new WebhookSignatureError('missing_signature');
+  }
+  if (service !== undefined) {
+    const failure = checkServiceSignature(secret, body, service);
+    if (failure) {
+      throw new WebhookSignatureError(failure);
+    }
+  }
+  if (standardPresent) {
+    if (id === undefined || timestamp === undefined || signature === undefined) {
+      throw new WebhookSignatureError('incomplete_headers');
+    }
+    const failure = checkStandardSignature(secret, body, { id, timestamp, signature }, options);
+    if (failure) {
+      throw new WebhookSignatureError(failure);
+    }
+  }
+}
+
+/** `true` when the delivery is authentic (see `assertWebhookSignature`); never throws for bad input. */
+export function verifyWebhookSignature(
+  secret: string,
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  options: VerifyWebhookOptions = {},
+): boolean {
+  try {
+    assertWebhookSignature(secret, rawBody, headers, options);
+    return true;
+  } catch {
+    return false;
+  }
+}
