@@ -25,6 +25,8 @@ import { kycAllowsMoney } from '../transfers/transfer.domain';
 
 type Balances = ResponseOf<typeof GetBalances>;
 
+const isNeverFunded = (ciphertext: Uint8Array): boolean => ciphertext.every((byte) => byte === 0);
+
 const decimalsOf = (asset: string): number | undefined => ASSET_DECIMALS[asset as AssetCode];
 
 /**
@@ -73,7 +75,9 @@ export class BalancesHandlers {
       const proof = proofs?.ok ? proofs.entries.find((candidate) => candidate.asset === asset) : undefined;
       if (proof) {
         const claim = { elgamalPubkey: pubkey, availableBalanceCiphertext: view.availableBalanceCiphertext, amount: proof.amount, proof: proof.proof };
-        if (!verifyDecryptionProof(claim)) {
+        // An account that never held the asset has the all-zero ciphertext: it encrypts 0 under any key.
+        const valid = isNeverFunded(view.availableBalanceCiphertext) ? proof.amount === 0n : verifyDecryptionProof(claim);
+        if (!valid) {
           return fail('decryption_proof_invalid', `The ${asset} proof does not match the balance ciphertext`, { param: 'decryption_proof' });
         }
         entry.amount = formatAmount(proof.amount, ASSET_DECIMALS[asset]);

@@ -8,6 +8,8 @@ export interface KafkaSettings {
   groupSuffix?: string;
   /** Where kafkajs logs go (the app's structured logger); its own console logger otherwise. */
   logCreator?: logCreator;
+  /** How long the group waits for a member that died without leaving (default 30 s). */
+  sessionTimeoutMs?: number;
 }
 
 export function parseBrokers(value: string): string[] {
@@ -38,7 +40,7 @@ export function kafkaServerOptions(service: string, settings: KafkaSettings): Re
     consumer: {
       groupId: groupIdFor(service, settings),
       maxWaitTimeInMs: 100,
-      sessionTimeout: 30_000,
+      sessionTimeout: settings.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: 3_000,
       allowAutoTopicCreation: false,
     },
@@ -58,7 +60,7 @@ export function kafkaClientOptions(settings: KafkaSettings, replyGroup = 'gatewa
     consumer: {
       groupId: groupIdFor(replyGroup, settings),
       maxWaitTimeInMs: 50,
-      sessionTimeout: 30_000,
+      sessionTimeout: settings.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: 3_000,
       allowAutoTopicCreation: false,
     },

@@ -17,6 +17,8 @@ export const AppConfigSchema = z.object({
   REDIS_URL: z.string().optional(),
   KAFKA_BROKERS: z.string().optional(),
   KAFKA_GROUP_SUFFIX: z.string().default(''),
+  /** A crashed consumer's partitions move to the others after this long (broker minimum 6 s). */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30000),
   KAFKA_PROVISION_TOPICS: flag.default(true),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
   CUSTODY_MASTER_KEY: z.string().optional(),

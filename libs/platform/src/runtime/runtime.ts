@@ -56,6 +56,7 @@ export function createDistributedRuntime(config: AppConfig, clientId: string): R
       brokers: parseBrokers(config.KAFKA_BROKERS),
       clientId,
       groupSuffix: config.KAFKA_GROUP_SUFFIX,
+      sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       logCreator: kafkaLogCreator(createLogger(clientId, config.LOG_LEVEL)),
     },
     logger: (name) => createLogger(name, config.LOG_LEVEL),
