@@ -1,3 +1,4 @@
+import { agentsBehaviour } from './support/agents.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { type DistributedStack, startDistributedStack } from './support/distributed-stack';
 import { transfersBehaviour } from './support/transfers.behaviour';
@@ -16,6 +17,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   const stack = () => ({ baseUrl: running.stack.gatewayUrl, adminToken: running.secrets.ADMIN_TOKEN ?? '' });
   foundationBehaviour(stack);
   transfersBehaviour(stack);
+  agentsBehaviour(stack);
 
   it('stops every app cleanly on SIGTERM', async () => {
     const service = running.stack.processes.find((p) => p.app === 'webhook-dispatcher');

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http } from './support/http';
+import { agentsBehaviour } from './support/agents.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { account, fund, provenBalance, transfersBehaviour } from './support/transfers.behaviour';
 
@@ -68,6 +69,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
 
   foundationBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   transfersBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  agentsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
 
   it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {
     const created = await account({ baseUrl: running.baseUrl, adminToken });

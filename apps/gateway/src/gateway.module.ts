@@ -5,6 +5,8 @@ import { CacheStore, READINESS_PROBES, type ReadinessProbe } from '@cts/platform
 import { type Logger } from 'pino';
 import { AccountProvisioning } from './accounts/account-provisioning';
 import { AccountsController } from './accounts/accounts.controller';
+import { AgentAccountsService } from './agents/agent-accounts.service';
+import { AgentsController, OwnAgentsController } from './agents/agents.controller';
 import { BalancesController } from './balances/balances.controller';
 import { SandboxController } from './sandbox/sandbox.controller';
 import { AmountSealer } from './transfers/amount-sealer';
@@ -12,6 +14,7 @@ import { TransfersController } from './transfers/transfers.controller';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminAccountsService } from './admin/admin-accounts.service';
 import { AdminGuard } from './admin/admin.guard';
+import { AgentTransactionsController } from './approvals/approvals.controller';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -37,9 +40,12 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   BalancesController,
   TransfersController,
   SandboxController,
+  OwnAgentsController,
+  AgentsController,
   ApiKeysController,
   AdminAccountsController,
   WebhooksController,
+  AgentTransactionsController,
 ];
 
 /** What the gateway is built on; the OpenAPI document is built on in-memory stand-ins. */
@@ -75,6 +81,7 @@ export class GatewayModule {
         AdminAccountsService,
         AccountProvisioning,
         AmountSealer,
+        AgentAccountsService,
         WebhooksService,
         RateLimiter,
         IdempotencyStore,

@@ -1,12 +1,25 @@
 import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { DeliveryAttemptEntity, DeliveryEntity } from './deliveries/delivery.entity';
+import { type WebhookDispatcherOptions } from './dispatcher.settings';
+import { EventEntity } from './events/event.entity';
 import { migrations } from './migrations';
+import { SubscriptionEntity } from './subscriptions/subscription.entity';
+import { WebhooksModule } from './webhooks.module';
 
-export const webhookDispatcher: ServiceDefinition = {
-  name: 'webhook-dispatcher',
-  schema: 'webhooks',
-  entities: [],
-  migrations,
-  imports: [],
-};
+export { type WebhookDispatcherOptions } from './dispatcher.settings';
 
-export const start = (runtime: Runtime) => startService(webhookDispatcher, runtime);
+export function webhookDispatcherDefinition(options: WebhookDispatcherOptions = {}): ServiceDefinition {
+  return {
+    name: 'webhook-dispatcher',
+    schema: 'webhooks',
+    entities: [SubscriptionEntity, EventEntity, DeliveryEntity, DeliveryAttemptEntity],
+    migrations,
+    imports: [WebhooksModule.with(options)],
+  };
+}
+
+export const webhookDispatcher: ServiceDefinition = webhookDispatcherDefinition();
+
+/** `options` are for tests (clock, jitter, DNS, an extra CA); production configures through the environment. */
+export const start = (runtime: Runtime, options: WebhookDispatcherOptions = {}) =>
+  startService(webhookDispatcherDefinition(options), runtime);

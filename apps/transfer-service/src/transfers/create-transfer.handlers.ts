@@ -7,7 +7,6 @@ import {
   type Envelope,
   fail,
   memoSealingContext,
-  newId,
   ok,
   type RequestOf,
   ResolveParties,
@@ -24,6 +23,7 @@ import { address } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
 import { assetDecimals } from './assets';
 import { kycAllowsMoney, type TransferRecord, toTransferResource } from './transfer.domain';
+import { AgentGate } from './agent-gate';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
 import { TransferRepository } from './transfer.repository';
@@ -44,6 +44,7 @@ export class CreateTransferHandlers {
     private readonly settlement: Settlement,
     private readonly reconciler: Reconciler,
     private readonly transfers: TransferRepository,
+    private readonly agentGate: AgentGate,
     @Inject(RUNTIME) runtime: Runtime,
   ) {
     this.dataKey = parseSealingKey(runtime.secrets.dataSealingKey, 'DATA_SEALING_KEY');
@@ -72,10 +73,15 @@ export class CreateTransferHandlers {
     if (problem) {
       return problem;
     }
-    const draft = await this.draft(message, resolved.value);
+    const gate = await this.agentGate.check(message, resolved.value.sender, amount);
+    if (gate.kind !== 'proceed') {
+      return gate.result;
+    }
+    const draft = await this.draft(message, resolved.value, gate.transferId);
     try {
       const settled = await this.settlement.settle(draft, amount, contextFrom(message));
       if (settled.kind === 'insufficient_balance') {
+        await this.agentGate.release(draft, contextFrom(message));
         return fail('insufficient_balance', `The account does not hold enough ${request.asset}`);
       }
       return this.answer(settled.transfer, request.account_id);
@@ -126,14 +132,14 @@ export class CreateTransferHandlers {
     return null;
   }
 
-  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved): Promise<TransferRecord> {
+  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved, transferId: string): Promise<TransferRecord> {
     const request = message.payload;
     const amount = this.openAmount(request) ?? 0n;
     const now = new Date();
     const recipientAccount: AccountParty | null = recipient.kind === 'account' ? recipient : null;
     const memo = request.sealed_memo === null ? null : utf8Decode(unseal(this.dataKey, request.sealed_memo, memoSealingContext(request.account_id)));
     return {
-      id: newId('tr'),
+      id: transferId,
       environment: request.environment,
       commandId: message.id,
       idempotencyKey: request.idempotency_key,

@@ -11,6 +11,7 @@ import { isLedgerError, type LedgerAccountView, type LedgerPort } from '@cts/led
 import { type Transaction, UnitOfWork } from '@cts/persistence';
 import { address, type Signature } from '@solana/kit';
 import { KeyTotals } from '../key-totals/key-totals';
+import { AgentGate } from './agent-gate';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { assetDecimals } from './assets';
@@ -45,6 +46,7 @@ export class Settlement {
     private readonly transfers: TransferRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly keyTotals: KeyTotals,
+    private readonly agentGate: AgentGate,
   ) {}
 
   async settle(draft: TransferRecord, amount: bigint, context: MessageContext): Promise<SettleResult> {
@@ -69,7 +71,7 @@ export class Settlement {
     amount: bigint,
     context: MessageContext,
   ): Promise<TransferRecord> {
-    return this.unitOfWork.run(async (tx) => {
+    const finished = await this.unitOfWork.run(async (tx) => {
       const current = await this.transfers.update(transfer.id, {}, tx.manager);
       if (current.status !== 'pending') {
         return current;
@@ -85,6 +87,10 @@ export class Settlement {
       await tx.emit(TransferFailed, failed.id, toTransferEvent(failed, this.publicAmount(failed, amount)), context);
       return failed;
     });
+    if (finished.status === 'failed') {
+      await this.agentGate.release(finished, context);
+    }
+    return finished;
   }
 
   private async submit(ledger: LedgerPort, draft: TransferRecord, amount: bigint, context: MessageContext): Promise<TransferRecord> {

@@ -6,6 +6,7 @@ import { KeyTotals } from '../key-totals/key-totals';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks } from '../locks/account-locks';
 import { ProvisionAccountHandlers } from '../provisioning/provision-account.handlers';
+import { AgentGate } from './agent-gate';
 import { CreateTransferHandlers } from './create-transfer.handlers';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
@@ -20,6 +21,7 @@ import { TransferRepository } from './transfer.repository';
     KeyTotals,
     TransferRepository,
     Settlement,
+    AgentGate,
     Reconciler,
     ProvisionAccountHandlers,
     CreateTransferHandlers,

@@ -1,1 +1,3 @@
 export * from './approval.events';
+export * from './approval.schemas';
+export * from './approval.commands';

@@ -17,7 +17,11 @@ const Base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/);
  */
 export const CreateWebhook = defineCommand(
   CommandTopics.webhookCreate,
-  Scope.extend({ url: z.string().max(2048), events: z.array(z.string().max(100)).max(100), recipient_key: Base64 }),
+  Scope.extend({
+    url: z.string().max(2048),
+    events: z.array(z.string().max(100)).max(100),
+    recipient_key: Base64,
+  }),
   CreatedWebhook,
 );
 

@@ -1,0 +1,148 @@
+import {
+  type CommandContract,
+  contextFrom,
+  CreateWebhook,
+  createEnvelope,
+  DeleteWebhook,
+  type Envelope,
+  envelopeSchema,
+  type ErrorBody,
+  fail,
+  ListWebhookDeliveries,
+  ListWebhooks,
+  newId,
+  ok,
+  ReplayWebhookEvent,
+  type RequestOf,
+  type ResponseOf,
+  type Result,
+  type WebhookDelivery,
+  type WebhookSubscription,
+} from '@cts/contracts';
+import { decodeBase64, encryptMemoFor } from '@cts/crypto';
+import { type InProcessBus } from '@cts/messaging';
+import { randomBytes } from 'node:crypto';
+
+interface Stored {
+  webhook: WebhookSubscription;
+  accountId: string;
+  environment: string;
+  secret: string;
+}
+
+/**
+ * An in-memory webhook-dispatcher on an in-process bus, for the gateway's tests: real envelopes and
+ * contracts (the secret goes back encrypted to the request's one-time key, as for real).
+ */
+export class FakeWebhookDispatcher {
+  readonly webhooks = new Map<string, Stored>();
+  readonly received: Envelope[] = [];
+  readonly replies: unknown[] = [];
+  private readonly failures = new Map<string, ErrorBody>();
+
+  constructor(private readonly bus: InProcessBus) {
+    this.on(CreateWebhook, (req) => this.create(req));
+    this.on(ListWebhooks, (req) =>
+      ok({ webhooks: this.owned(req.account_id, req.environment).map((stored) => stored.webhook) }),
+    );
+    this.on(DeleteWebhook, (req) => {
+      const stored = this.find(req);
+      if (!stored) {
+        return fail('webhook_not_found', 'No such webhook');
+      }
+      this.webhooks.delete(req.webhook_id);
+      return ok({ webhook_id: req.webhook_id, deleted_at: new Date().toISOString() });
+    });
+    this.on(ListWebhookDeliveries, (req) =>
+      this.find(req)
+        ? ok({ deliveries: [delivery(req.webhook_id, 'evt_listed')] })
+        : fail('webhook_not_found', 'No such webhook'),
+    );
+    this.on(ReplayWebhookEvent, (req) => {
+      if (!this.find(req)) {
+        return fail('webhook_not_found', 'No such webhook');
+      }
+      return req.event_id.startsWith('evt_known')
+        ? ok(delivery(req.webhook_id, req.event_id))
+        : fail('event_not_found', 'No such event');
+    });
+  }
+
+  calls<C extends CommandContract>(contract: C): Envelope<RequestOf<C>>[] {
+    return this.received.filter((e): e is Envelope<RequestOf<C>> => e.type === contract.topic);
+  }
+
+  failNext(contract: CommandContract, error: ErrorBody): void {
+    this.failures.set(contract.topic, error);
+  }
+
+  private create(req: RequestOf<typeof CreateWebhook>): Result<ResponseOf<typeof CreateWebhook>> {
+    const webhook: WebhookSubscription = {
+      webhook_id: newId('wh'),
+      url: req.url,
+      events: req.events,
+      created_at: new Date().toISOString(),
+    };
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    this.webhooks.set(webhook.webhook_id, {
+      webhook,
+      accountId: req.account_id,
+      environment: req.environment,
+      secret,
+    });
+    return ok({
+      ...webhook,
+      encrypted_secret: encryptMemoFor(decodeBase64(req.recipient_key) ?? new Uint8Array(), secret),
+    });
+  }
+
+  private owned(accountId: string, environment: string): Stored[] {
+    return [...this.webhooks.values()].filter(
+      (s) => s.accountId === accountId && s.environment === environment,
+    );
+  }
+
+  private find(req: { account_id: string; environment: string; webhook_id: string }): Stored | undefined {
+    const stored = this.webhooks.get(req.webhook_id);
+    return stored && stored.accountId === req.account_id && stored.environment === req.environment
+      ? stored
+      : undefined;
+  }
+
+  private on<C extends CommandContract>(
+    contract: C,
+    handler: (request: RequestOf<C>) => Result<ResponseOf<C>>,
+  ): void {
+    this.bus.registerCommand(contract.topic, (data) => {
+      const envelope = envelopeSchema(contract.request).parse(data) as Envelope<RequestOf<C>>;
+      this.received.push(envelope);
+      const failure = this.failures.get(contract.topic);
+      this.failures.delete(contract.topic);
+      const result = failure ? { ok: false as const, error: failure } : handler(envelope.payload);
+      const reply = createEnvelope(
+        `${contract.topic}.reply`,
+        contract.version,
+        result,
+        contextFrom(envelope),
+      );
+      this.replies.push(reply);
+      return Promise.resolve(reply);
+    });
+  }
+}
+
+function delivery(webhookId: string, eventId: string): WebhookDelivery {
+  return {
+    delivery_id: newId('dlv'),
+    webhook_id: webhookId,
+    event_id: eventId,
+    event: 'transfer.confirmed',
+    status: 'pending',
+    attempt_count: 0,
+    retry_count: 0,
+    response_status_code: null,
+    last_attempt_at: null,
+    next_attempt_at: new Date().toISOString(),
+    created_at: new Date().toISOString(),
+  };
+}

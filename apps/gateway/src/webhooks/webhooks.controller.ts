@@ -1,0 +1,145 @@
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+} from '@nestjs/swagger';
+import {
+  DeleteWebhook,
+  ListWebhookDeliveries,
+  ListWebhooks,
+  ReplayWebhookEvent,
+  type WebhookDelivery,
+} from '@cts/contracts';
+import { CommandBus } from '@cts/messaging';
+import { CurrentCaller } from '../http/caller.decorator';
+import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
+import { type Caller } from '../http/request-context';
+import { unwrap } from '../http/result';
+import {
+  CreateWebhookBody,
+  EventIdParam,
+  ListDeliveriesQuery,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookIdParam,
+  WebhookListSchema,
+  type WebhookWithSecret,
+  WebhookWithSecretSchema,
+} from './webhooks.schemas';
+import { WebhooksService } from './webhooks.service';
+
+/** Spec §4.4. Every route is scoped to the calling key's account and environment. */
+@V1Controller('webhooks', 'webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly webhooks: WebhooksService,
+  ) {}
+
+  private scope(caller: Caller) {
+    return { account_id: caller.principal.account_id, environment: caller.principal.environment };
+  }
+
+  @Post()
+  @ApiOperation({
+    summary: 'Subscribe an HTTPS endpoint to events; the signing secret is in this response only',
+  })
+  @ApiCreatedResponse({
+    description: 'The subscription with its secret',
+    standardSchema: WebhookWithSecretSchema,
+  })
+  create(
+    @CurrentCaller() caller: Caller,
+    @Body({ schema: CreateWebhookBody }) body: CreateWebhookBody,
+  ): Promise<WebhookWithSecret> {
+    return this.webhooks.create(
+      caller.principal.account_id,
+      caller.principal.environment,
+      body,
+      caller.context,
+    );
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: "The account's webhook subscriptions in the key's environment (never their secrets)",
+  })
+  @ApiOkResponse({ description: 'Every live subscription', standardSchema: WebhookListSchema })
+  async list(@CurrentCaller() caller: Caller) {
+    return unwrap(await this.commands.send(ListWebhooks, this.scope(caller), caller.context));
+  }
+
+  @Delete(':webhook_id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a subscription: no delivery of it is attempted from now on, retries included',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors([404, 'webhook_not_found'])
+  async delete(
+    @CurrentCaller() caller: Caller,
+    @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+  ): Promise<void> {
+    unwrap(
+      await this.commands.send(
+        DeleteWebhook,
+        { ...this.scope(caller), webhook_id: webhookId },
+        caller.context,
+      ),
+    );
+  }
+
+  @Get(':webhook_id/deliveries')
+  @ApiOperation({
+    summary: "A subscription's recent deliveries, newest first, with status codes and retry counts",
+  })
+  @ApiOkResponse({ description: 'The delivery log', standardSchema: WebhookDeliveryListSchema })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'Deliveries to return, newest first',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  })
+  @ApiErrors([404, 'webhook_not_found'])
+  async deliveries(
+    @CurrentCaller() caller: Caller,
+    @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+    @Query({ schema: ListDeliveriesQuery }) query: ListDeliveriesQuery,
+  ) {
+    return unwrap(
+      await this.commands.send(
+        ListWebhookDeliveries,
+        { ...this.scope(caller), webhook_id: webhookId, limit: query.limit },
+        caller.context,
+      ),
+    );
+  }
+
+  @Post(':webhook_id/replay/:event_id')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Deliver a stored event (last 30 days) to this subscription again, as a new delivery',
+  })
+  @ApiAcceptedResponse({
+    description: 'The new delivery, attempted at once',
+    standardSchema: WebhookDeliverySchema,
+  })
+  @ApiErrors([404, 'webhook_not_found, event_not_found'])
+  async replay(
+    @CurrentCaller() caller: Caller,
+    @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+    @Param('event_id', { schema: EventIdParam }) eventId: string,
+  ): Promise<WebhookDelivery> {
+    return unwrap(
+      await this.commands.send(
+        ReplayWebhookEvent,
+        { ...this.scope(caller), webhook_id: webhookId, event_id: eventId },
+        caller.context,
+      ),
+    );
+  }
+}

@@ -1,0 +1,35 @@
+import { createOpenApiDocument } from '../openapi/openapi.export';
+
+describe('OpenAPI document of the webhook routes', () => {
+  it('documents every webhook route with API key security, its request schema and error codes', async () => {
+    const document = await createOpenApiDocument();
+    const paths = document.paths;
+
+    expect(
+      Object.keys(paths)
+        .filter((p) => p.startsWith('/v1/webhooks'))
+        .sort(),
+    ).toEqual([
+      '/v1/webhooks',
+      '/v1/webhooks/{webhook_id}',
+      '/v1/webhooks/{webhook_id}/deliveries',
+      '/v1/webhooks/{webhook_id}/replay/{event_id}',
+    ]);
+    expect(paths['/v1/webhooks']?.post?.security).toEqual([{ api_key: [] }]);
+    expect(paths['/v1/webhooks']?.post?.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateWebhookRequest' } } },
+    });
+    expect(document.components?.schemas?.CreateWebhookRequest).toMatchObject({
+      additionalProperties: false,
+      required: ['url', 'events'],
+    });
+    expect(Object.keys(paths['/v1/webhooks/{webhook_id}/replay/{event_id}']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['202', '404']),
+    );
+    expect(paths['/v1/webhooks/{webhook_id}']?.delete?.responses).toHaveProperty('204');
+    expect(paths['/v1/webhooks/{webhook_id}/deliveries']?.get?.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'limit', in: 'query' })]),
+    );
+  });
+});

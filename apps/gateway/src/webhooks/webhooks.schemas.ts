@@ -1,0 +1,63 @@
+import { WEBHOOK_EVENT_TYPES, WebhookDelivery, WebhookSubscription } from '@cts/contracts';
+import { z } from 'zod';
+
+export const WebhookSchema = WebhookSubscription.meta({
+  id: 'Webhook',
+  description: 'A webhook subscription (spec §2.7); its secret is never shown again after creation',
+});
+
+export const WebhookWithSecretSchema = WebhookSubscription.extend({
+  secret: z
+    .string()
+    .describe(
+      'Signing secret (`whsec_` + base64 of 32 bytes), shown once. `X-Service-Signature` is the hex HMAC-SHA256 of the raw body keyed with this string; `webhook-signature` follows Standard Webhooks',
+    ),
+}).meta({ id: 'WebhookWithSecret' });
+export type WebhookWithSecret = z.infer<typeof WebhookWithSecretSchema>;
+
+export const WebhookListSchema = z.object({ webhooks: z.array(WebhookSchema) }).meta({ id: 'WebhookList' });
+
+export const WebhookDeliverySchema = WebhookDelivery.meta({
+  id: 'WebhookDelivery',
+  description:
+    'One event sent to one subscription, with its attempts so far (spec §2.7: status codes and retry counts)',
+});
+
+export const WebhookDeliveryListSchema = z
+  .object({ deliveries: z.array(WebhookDeliverySchema) })
+  .meta({ id: 'WebhookDeliveryList' });
+
+export const CreateWebhookBody = z
+  .object({
+    url: z
+      .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
+      .max(2048)
+      .describe(
+        'HTTPS endpoint receiving POST deliveries; loopback, private, link-local and metadata addresses are refused',
+      ),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .min(1)
+      .max(100)
+      .describe('Event types to receive (spec §6.1)'),
+  })
+  .strict()
+  .meta({ id: 'CreateWebhookRequest' });
+export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
+
+const Integer = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .default(fallback);
+
+export const ListDeliveriesQuery = z
+  .object({ limit: Integer(1, 100, 20) })
+  .strict()
+  .meta({ id: 'ListWebhookDeliveriesQuery' });
+export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
+
+export const WebhookIdParam = z.string().min(1).max(64);
+export const EventIdParam = z.string().min(1).max(64);

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { CreateWebhook, type Environment, type MessageContext } from '@cts/contracts';
+import { decryptMemo, deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
+import { CommandBus } from '@cts/messaging';
+import { unwrap } from '../http/result';
+import { type CreateWebhookBody, type WebhookWithSecret } from './webhooks.schemas';
+
+/**
+ * Creating a webhook: webhook-dispatcher makes the secret and sends it back encrypted to a one-time
+ * key of this request, so no topic and no stored reply holds it in the clear; it is shown once.
+ */
+@Injectable()
+export class WebhooksService {
+  constructor(private readonly commands: CommandBus) {}
+
+  async create(
+    accountId: string,
+    environment: Environment,
+    body: CreateWebhookBody,
+    context: MessageContext,
+  ): Promise<WebhookWithSecret> {
+    const oneTimeSecret = generateElGamalSecret();
+    try {
+      const { encrypted_secret, ...webhook } = unwrap(
+        await this.commands.send(
+          CreateWebhook,
+          {
+            account_id: accountId,
+            environment,
+            ...body,
+            recipient_key: encodeBase64(deriveElGamalPubkey(oneTimeSecret)),
+          },
+          context,
+        ),
+      );
+      return { ...webhook, secret: decryptMemo(oneTimeSecret, encrypted_secret) };
+    } finally {
+      oneTimeSecret.fill(0);
+    }
+  }
+}

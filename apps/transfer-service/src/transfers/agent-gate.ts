@@ -1,0 +1,116 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  type AccountParty,
+  contextFrom,
+  type CreateTransfer,
+  type Envelope,
+  EvaluateAgentSpend,
+  HoldAgentTransaction,
+  type MessageContext,
+  newId,
+  ok,
+  type RequestOf,
+  ReleaseSpendReservation,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
+import { Custody } from '@cts/custody';
+import { CommandBus } from '@cts/messaging';
+import { UnitOfWork } from '@cts/persistence';
+import { SERVICE_NAME } from '@cts/platform';
+import { type TransferRecord } from './transfer.domain';
+
+type Request = RequestOf<typeof CreateTransfer>;
+type Created = ResponseOf<typeof CreateTransfer>;
+
+export type GateOutcome = { kind: 'proceed'; transferId: string } | { kind: 'stop'; result: Result<Created> };
+
+type Decided = { outcome: 'proceed'; transferId: string } | { outcome: 'stop'; result: Result<Created> };
+
+/**
+ * Every transfer by an agent passes its spend policy before anything is signed (issue 4): denied
+ * (`403 policy_violation`), held for its owner (`202`, nothing moves), or allowed with the amount
+ * reserved against the daily limit under the transfer's id. The decision is kept in the inbox, so a
+ * redelivered command neither holds twice nor reserves under another id.
+ */
+@Injectable()
+export class AgentGate {
+  private readonly logger = new Logger(AgentGate.name);
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly custody: Custody,
+    private readonly unitOfWork: UnitOfWork,
+    @Inject(SERVICE_NAME) private readonly consumer: string,
+  ) {}
+
+  async check(message: Envelope<Request>, sender: AccountParty, amount: bigint): Promise<GateOutcome> {
+    const request = message.payload;
+    if (sender.type !== 'agent') {
+      return { kind: 'proceed', transferId: request.approved_transfer_id ?? newId('tr') };
+    }
+    const { value } = await this.unitOfWork.once(message, `${this.consumer}:agent-gate`, () => this.decide(message, sender, amount));
+    return value.outcome === 'proceed' ? { kind: 'proceed', transferId: value.transferId } : { kind: 'stop', result: value.result };
+  }
+
+  /** An agent's transfer that will not settle gives its reservation back (idempotent on the other side). */
+  async release(transfer: TransferRecord, context: MessageContext): Promise<void> {
+    if (transfer.sender.owner === null) {
+      return;
+    }
+    const released = await this.commands.send(ReleaseSpendReservation, { reservation_id: transfer.id }, context);
+    if (!released.ok) {
+      this.logger.warn(`could not release the spend reservation of ${transfer.id}: ${released.error.code}`);
+    }
+  }
+
+  private async decide(message: Envelope<Request>, sender: AccountParty, amount: bigint): Promise<Decided> {
+    const request = message.payload;
+    const context = contextFrom(message);
+    const transferId = request.approved_transfer_id ?? newId('tr');
+    const evaluation = await this.commands.send(
+      EvaluateAgentSpend,
+      {
+        agent_account_id: sender.account_id,
+        environment: request.environment,
+        reservation_id: transferId,
+        to: request.to,
+        asset: request.asset,
+        sealed_amount: request.sealed_amount,
+        mode: request.approved_transfer_id ? 'approval_recheck' : 'attempt',
+      },
+      context,
+    );
+    if (!evaluation.ok) {
+      return { outcome: 'stop', result: evaluation };
+    }
+    const decision = evaluation.value;
+    if (decision.decision !== 'hold') {
+      return { outcome: 'proceed', transferId };
+    }
+    const held = await this.commands.send(
+      HoldAgentTransaction,
+      {
+        environment: request.environment,
+        agent: decision.agent,
+        owner: decision.owner,
+        to: request.to,
+        asset: request.asset,
+        confidential: request.confidential,
+        sealed_amount: request.sealed_amount,
+        sealed_memo: request.sealed_memo,
+        api_key_id: request.api_key_id,
+        reservation_id: transferId,
+        approval_window_minutes: decision.approval_window_minutes,
+        owner_encrypted_amount: await this.custody.encryptAmountFor(decision.owner.account_id, request.environment, amount),
+        requested_at: message.occurred_at,
+      },
+      context,
+    );
+    if (!held.ok) {
+      await this.commands.send(ReleaseSpendReservation, { reservation_id: transferId }, context);
+      return { outcome: 'stop', result: held };
+    }
+    return { outcome: 'stop', result: ok({ kind: 'held', transaction: held.value }) };
+  }
+}

@@ -1,0 +1,117 @@
+import { TransferConfirmed } from '@cts/contracts';
+import { createTestDatabase, eventually, type TestDatabase } from '@cts/testing';
+import { randomUUID } from 'node:crypto';
+import {
+  createWebhook,
+  type DispatcherInstance,
+  startDispatcher,
+  type TestDns,
+  testResolver,
+} from '../testing/dispatcher-harness';
+import { eventEnvelope, publishEvent, senderParty, transferPayload } from '../testing/event-factories';
+import { HttpsReceiver } from '../testing/https-receiver';
+import { generateTestCertificates } from '../testing/test-certificates';
+
+describe('two webhook-dispatcher replicas on one database', () => {
+  const certificates = generateTestCertificates(['receiver.test']);
+  const dns: TestDns = new Map([['receiver.test', '127.0.0.1']]);
+  const lookups = { a: 0, b: 0 };
+  let db: TestDatabase;
+  let receiver: HttpsReceiver;
+  let a: DispatcherInstance;
+  let b: DispatcherInstance;
+
+  // Each replica resolves through its own counter: every attempt opens a connection, so this tells who sent.
+  const countingResolver = (replica: 'a' | 'b') => {
+    const resolve = testResolver(dns);
+    return (host: string) => {
+      lookups[replica]++;
+      return resolve(host);
+    };
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    receiver = await new HttpsReceiver(certificates).start();
+    a = await startDispatcher(db, certificates, dns, {}, { resolve: countingResolver('a') });
+    b = await startDispatcher(db, certificates, dns, {}, { resolve: countingResolver('b') });
+  });
+
+  afterAll(async () => {
+    await a.service.close();
+    await b.service.close();
+    await receiver.close();
+    await db.drop();
+  });
+
+  it('delivers each attempt once while both replicas claim from the same table', async () => {
+    const created = await createWebhook(a.commands, {
+      account_id: 'acct_busy',
+      environment: 'test',
+      url: receiver.url('/busy', 'receiver.test'),
+      events: ['transfer.confirmed'],
+    });
+    if (!created.ok) throw new Error('setup failed');
+    receiver.on('/busy', () => ({ status: 200, delayMs: 40 }));
+    const before = { ...lookups };
+
+    for (let i = 0; i < 40; i++) {
+      publishEvent(
+        a.bus,
+        TransferConfirmed,
+        eventEnvelope(
+          TransferConfirmed,
+          transferPayload({ transfer_id: `tr_${i}`, sender: senderParty('acct_busy', '@busy') }),
+        ),
+      );
+    }
+
+    await eventually(() => expect(receiver.received('/busy')).toHaveLength(40), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const ids = receiver.received('/busy').map((r) => r.headers['webhook-id']);
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids).size).toBe(40);
+    expect(lookups.a - before.a).toBeGreaterThan(0);
+    expect(lookups.b - before.b).toBeGreaterThan(0);
+    const [{ count }] = await a.dataSource.query<[{ count: number }]>(
+      `SELECT count(*)::int AS count FROM "webhooks"."delivery_attempts"`,
+    );
+    expect(count).toBe(40);
+  }, 30_000);
+
+  it('retries an attempt whose replica died holding the lease, once the lease expires', async () => {
+    const created = await createWebhook(a.commands, {
+      account_id: 'acct_orphan',
+      environment: 'test',
+      url: receiver.url('/orphan'),
+      events: ['transfer.confirmed'],
+    });
+    if (!created.ok) throw new Error('setup failed');
+    publishEvent(
+      a.bus,
+      TransferConfirmed,
+      eventEnvelope(TransferConfirmed, transferPayload({ sender: senderParty('acct_orphan', '@orphan') })),
+    );
+    await eventually(() => expect(receiver.received('/orphan')).toHaveLength(1));
+
+    // What a replica killed mid-attempt leaves behind: a due delivery under its unexpired lease.
+    await a.dataSource.query(
+      `INSERT INTO "webhooks"."deliveries" (id, subscription_id, event_id, account_id, environment, event_type, body, status,
+         next_attempt_at, lease_token, lease_until)
+       SELECT 'dlv_orphaned', subscription_id, event_id, account_id, environment, event_type, body, 'pending',
+         now() - interval '1 second', $1, now() + interval '1500 milliseconds'
+       FROM "webhooks"."deliveries" WHERE subscription_id = $2`,
+      [randomUUID(), created.value.webhook_id],
+    );
+
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(receiver.received('/orphan')).toHaveLength(1);
+    await eventually(() => expect(receiver.received('/orphan')).toHaveLength(2), 5000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received('/orphan')).toHaveLength(2);
+    const [row] = await a.dataSource.query<
+      { status: string; attempt_count: number; lease_token: string | null }[]
+    >(`SELECT status, attempt_count, lease_token FROM "webhooks"."deliveries" WHERE id = 'dlv_orphaned'`);
+    expect(row).toEqual({ status: 'succeeded', attempt_count: 1, lease_token: null });
+  }, 15_000);
+});

@@ -1,0 +1,95 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * One event to one subscription, with its retry state. `body` is the exact JSON sent, so every
+ * attempt signs and sends the same bytes. A claimed attempt holds a lease (`lease_token`,
+ * `lease_until`): a replica that dies mid-attempt leaves it to expire, then another retries.
+ */
+@Entity({ schema: 'webhooks', name: 'deliveries' })
+@Index('IDX_deliveries_subscription', ['subscriptionId', 'createdAt'])
+@Index('IDX_deliveries_due', ['nextAttemptAt'], { where: `status = 'pending'` })
+export class DeliveryEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ type: 'text', name: 'subscription_id' })
+  subscriptionId!: string;
+
+  @Index('IDX_deliveries_event')
+  @Column({ type: 'text', name: 'event_id' })
+  eventId!: string;
+
+  @Column({ type: 'text', name: 'account_id' })
+  accountId!: string;
+
+  @Column({ type: 'text' })
+  environment!: string;
+
+  @Column({ type: 'text', name: 'event_type' })
+  eventType!: string;
+
+  @Column({ type: 'text' })
+  body!: string;
+
+  @Column({ type: 'text' })
+  status!: string;
+
+  @Column({ type: 'integer', name: 'attempt_count', default: 0 })
+  attemptCount!: number;
+
+  @Column({ type: 'timestamptz', name: 'first_attempt_at', nullable: true })
+  firstAttemptAt!: Date | null;
+
+  @Column({ type: 'timestamptz', name: 'last_attempt_at', nullable: true })
+  lastAttemptAt!: Date | null;
+
+  @Column({ type: 'integer', name: 'last_status_code', nullable: true })
+  lastStatusCode!: number | null;
+
+  @Column({ type: 'timestamptz', name: 'next_attempt_at', nullable: true })
+  nextAttemptAt!: Date | null;
+
+  @Column({ type: 'uuid', name: 'lease_token', nullable: true })
+  leaseToken!: string | null;
+
+  @Column({ type: 'timestamptz', name: 'lease_until', nullable: true })
+  leaseUntil!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
+  createdAt!: Date;
+}
+
+/** One HTTP attempt of a delivery: status and at most 1 KB of the response body. */
+@Entity({ schema: 'webhooks', name: 'delivery_attempts' })
+export class DeliveryAttemptEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Index('IDX_delivery_attempts_delivery')
+  @Column({ type: 'text', name: 'delivery_id' })
+  deliveryId!: string;
+
+  @Column({ type: 'text', name: 'account_id' })
+  accountId!: string;
+
+  @Column({ type: 'text' })
+  environment!: string;
+
+  @Column({ type: 'integer', name: 'attempt_number' })
+  attemptNumber!: number;
+
+  @Column({ type: 'timestamptz', name: 'attempted_at' })
+  attemptedAt!: Date;
+
+  @Column({ type: 'integer', name: 'duration_ms' })
+  durationMs!: number;
+
+  @Column({ type: 'integer', name: 'status_code', nullable: true })
+  statusCode!: number | null;
+
+  @Column({ type: 'text', name: 'response_body', nullable: true })
+  responseBody!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+}

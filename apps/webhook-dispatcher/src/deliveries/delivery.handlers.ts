@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type Envelope,
+  fail,
+  ListWebhookDeliveries,
+  ok,
+  ReplayWebhookEvent,
+  type RequestOf,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
+import { UnitOfWork } from '@cts/persistence';
+import { OnCommand } from '@cts/messaging';
+import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
+import { EventRepository } from '../events/event.repository';
+import { retentionCutoff } from '../events/event-retention';
+import { parseSourceEvent } from '../events/source-event.domain';
+import { buildWebhookPayload } from '../events/webhook-payload.domain';
+import { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import { DeliveryScheduler } from '../attempts/delivery-scheduler';
+import { toDeliveryResource } from './delivery.domain';
+import { DeliveryRepository } from './delivery.repository';
+import { newDelivery } from './new-delivery';
+
+@Injectable()
+export class DeliveryHandlers {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly events: EventRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly scheduler: DeliveryScheduler,
+    @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
+  ) {}
+
+  @OnCommand(ListWebhookDeliveries)
+  async list(
+    message: Envelope<RequestOf<typeof ListWebhookDeliveries>>,
+  ): Promise<Result<ResponseOf<typeof ListWebhookDeliveries>>> {
+    const { account_id, environment, webhook_id, limit } = message.payload;
+    if (!(await this.subscriptions.findActive(account_id, environment, webhook_id))) {
+      return fail('webhook_not_found', 'No such webhook');
+    }
+    const deliveries = await this.deliveries.listForSubscription(webhook_id, limit);
+    return ok({ deliveries: deliveries.map(toDeliveryResource) });
+  }
+
+  /**
+   * A new delivery of a stored event to this subscription, due at once. Only an event of the last
+   * 30 days, of the subscription's environment, that concerned its account: anything else is
+   * `event_not_found`, indistinguishable from an unknown id.
+   */
+  @OnCommand(ReplayWebhookEvent)
+  async replay(
+    message: Envelope<RequestOf<typeof ReplayWebhookEvent>>,
+  ): Promise<Result<ResponseOf<typeof ReplayWebhookEvent>>> {
+    const { account_id, environment, webhook_id, event_id } = message.payload;
+    const subscription = await this.subscriptions.findActive(account_id, environment, webhook_id);
+    if (!subscription) {
+      return fail('webhook_not_found', 'No such webhook');
+    }
+    const now = this.settings.clock.now();
+    const stored = await this.events.findRecent(event_id, environment, retentionCutoff(now));
+    const event =
+      stored && stored.accountIds.includes(account_id) ? parseSourceEvent(stored.type, stored.data) : null;
+    const payload =
+      stored && event
+        ? buildWebhookPayload(event, { eventId: stored.id, occurredAt: stored.occurredAt }, account_id)
+        : null;
+    if (!stored || !payload) {
+      return fail('event_not_found', 'No such event for this webhook (events are kept 30 days)');
+    }
+    const [delivery] = await this.unitOfWork.run((tx) =>
+      this.deliveries.insert([newDelivery(subscription, stored, payload, now)], tx.manager),
+    );
+    this.scheduler.kick();
+    return delivery
+      ? ok(toDeliveryResource(delivery))
+      : fail('internal_error', 'The delivery was not created');
+  }
+}

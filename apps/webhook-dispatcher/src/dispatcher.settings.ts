@@ -1,0 +1,76 @@
+import { type AppConfig } from '@cts/platform';
+import {
+  DEFAULT_JITTER_RATIO,
+  DEFAULT_RETRY_WINDOW_MS,
+  parseRetrySchedule,
+  type RetryPolicy,
+} from './attempts/retry-policy.domain';
+import { type Resolver, systemResolver } from './ssrf/destination-guard';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What tests (and only tests, mostly) tune; production reads everything from configuration. */
+export interface WebhookDispatcherOptions {
+  clock?: Clock;
+  /** [0, 1): the jitter source. */
+  random?: () => number;
+  /** PEM CA certificates trusted for deliveries beside Node's roots (production: NODE_EXTRA_CA_CERTS). */
+  extraCa?: string | readonly string[];
+  resolve?: Resolver;
+  /** How often each replica looks for due attempts (default 1 s; a new delivery is tried at once). */
+  pollIntervalMs?: number;
+  /** How long a claimed attempt is reserved for its replica (default WEBHOOK_TIMEOUT_MS + 60 s). */
+  leaseMs?: number;
+  /** Attempts in flight per replica; each holds a database connection (default 4). */
+  maxConcurrentAttempts?: number;
+  /** Last attempt no later than this after the first (default 24 h). */
+  retryWindowMs?: number;
+  /** How often the 30-day retention job runs (default 1 h). */
+  retentionIntervalMs?: number;
+}
+
+export interface DispatcherSettings {
+  clock: Clock;
+  random: () => number;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  extraCa: string | readonly string[] | undefined;
+  resolve: Resolver;
+  pollIntervalMs: number;
+  leaseMs: number;
+  maxConcurrentAttempts: number;
+  retentionIntervalMs: number;
+  userAgent: string;
+}
+
+export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');
+
+/** Resolved once at start: an invalid WEBHOOK_RETRY_SCHEDULE stops the service with its reason. */
+export function dispatcherSettings(
+  config: AppConfig,
+  options: WebhookDispatcherOptions = {},
+): DispatcherSettings {
+  return {
+    clock: options.clock ?? systemClock,
+    random: options.random ?? Math.random,
+    retry: {
+      delaysMs: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
+      windowMs: options.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS,
+      jitterRatio: DEFAULT_JITTER_RATIO,
+    },
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    extraCa: options.extraCa,
+    resolve: options.resolve ?? systemResolver,
+    pollIntervalMs: options.pollIntervalMs ?? 1000,
+    leaseMs: options.leaseMs ?? config.WEBHOOK_TIMEOUT_MS + 60_000,
+    maxConcurrentAttempts: options.maxConcurrentAttempts ?? 4,
+    retentionIntervalMs: options.retentionIntervalMs ?? 3_600_000,
+    userAgent: 'cts-webhooks/1',
+  };
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type Envelope, newId } from '@cts/contracts';
+import { UnitOfWork } from '@cts/persistence';
+import { SERVICE_NAME } from '@cts/platform';
+import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { DeliveryScheduler } from '../attempts/delivery-scheduler';
+import { newDelivery } from '../deliveries/new-delivery';
+import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
+import { SubscriptionRepository } from '../subscriptions/subscription.repository';
+import { EventRepository, type StoredEvent } from './event.repository';
+import { parseSourceEvent } from './source-event.domain';
+import { buildWebhookPayload, eventAudience } from './webhook-payload.domain';
+
+/**
+ * Fan-out of one consumed event: store it (for replay), then one delivery per live subscription of
+ * every account it concerns, all in one transaction recorded in the inbox, so a redelivered
+ * message (same envelope id) has no second effect.
+ */
+@Injectable()
+export class EventIngestion {
+  private readonly logger = new Logger(EventIngestion.name);
+
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly events: EventRepository,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly scheduler: DeliveryScheduler,
+    @Inject(SERVICE_NAME) private readonly consumer: string,
+    @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
+  ) {}
+
+  async ingest(message: Envelope): Promise<void> {
+    const event = parseSourceEvent(message.type, message.payload);
+    const environment = message.environment;
+    if (!event || !environment) {
+      // Validated against its contract already; an event without an environment reaches no webhook.
+      this.logger.warn(
+        `ignoring ${message.type} ${message.id}: ${event ? 'no environment' : 'unknown event type'}`,
+      );
+      return;
+    }
+    const { value: created } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
+      const now = this.settings.clock.now();
+      const audience = eventAudience(event);
+      const stored: StoredEvent = {
+        id: newId('evt', now.getTime()),
+        messageId: message.id,
+        type: event.type,
+        environment,
+        accountIds: audience.map((member) => member.accountId),
+        data: event.data,
+        occurredAt: new Date(message.occurred_at),
+        createdAt: now,
+      };
+      await this.events.insert(stored, tx.manager);
+      const subscriptions = await this.subscriptions.matching(
+        stored.accountIds,
+        environment,
+        event.type,
+        tx.manager,
+      );
+      const deliveries = subscriptions.flatMap((subscription) => {
+        const payload = buildWebhookPayload(
+          event,
+          { eventId: stored.id, occurredAt: stored.occurredAt },
+          subscription.accountId,
+        );
+        return payload ? [newDelivery(subscription, stored, payload, now)] : [];
+      });
+      await this.deliveries.insert(deliveries, tx.manager);
+      return deliveries.length;
+    });
+    if (created > 0) {
+      this.scheduler.kick();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { type Environment } from '@cts/contracts';
+import { DataSource, type EntityManager, MoreThanOrEqual } from 'typeorm';
+import { EventEntity } from './event.entity';
+
+export interface StoredEvent {
+  id: string;
+  messageId: string;
+  type: string;
+  environment: Environment;
+  accountIds: string[];
+  data: unknown;
+  occurredAt: Date;
+  createdAt: Date;
+}
+
+const toStored = (row: EventEntity): StoredEvent => ({ ...row, environment: row.environment as Environment });
+
+@Injectable()
+export class EventRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(event: StoredEvent, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        event.id,
+        event.messageId,
+        event.type,
+        event.environment,
+        event.accountIds,
+        JSON.stringify(event.data),
+        event.occurredAt,
+        event.createdAt,
+      ],
+    );
+  }
+
+  /** A stored event of this environment received since `notBefore` (the retention window). */
+  async findRecent(id: string, environment: Environment, notBefore: Date): Promise<StoredEvent | null> {
+    const row = await this.dataSource.manager.findOneBy(EventEntity, {
+      id,
+      environment,
+      createdAt: MoreThanOrEqual(notBefore),
+    });
+    return row ? toStored(row) : null;
+  }
+
+  /**
+   * Drops what is past retention: events with their deliveries and attempts, handled-message
+   * records, and deleted subscriptions left without deliveries. Safe on several replicas at once.
+   */
+  async purgeBefore(cutoff: Date): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `DELETE FROM "webhooks"."delivery_attempts" a USING "webhooks"."deliveries" d, "webhooks"."events" e
+         WHERE a.delivery_id = d.id AND d.event_id = e.id AND e.created_at < $1`,
+        [cutoff],
+      );
+      await manager.query(
+        `DELETE FROM "webhooks"."deliveries" d USING "webhooks"."events" e WHERE d.event_id = e.id AND e.created_at < $1`,
+        [cutoff],
+      );
+      const [, events] = await manager.query<[unknown, number]>(
+        `DELETE FROM "webhooks"."events" WHERE created_at < $1`,
+        [cutoff],
+      );
+      await manager.query(`DELETE FROM "webhooks"."inbox" WHERE handled_at < $1`, [cutoff]);
+      await manager.query(
+        `DELETE FROM "webhooks"."subscriptions" s WHERE s.deleted_at < $1
+         AND NOT EXISTS (SELECT 1 FROM "webhooks"."deliveries" d WHERE d.subscription_id = s.id)`,
+        [cutoff],
+      );
+      return events;
+    });
+  }
+}

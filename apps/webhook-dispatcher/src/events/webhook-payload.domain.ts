@@ -1,0 +1,121 @@
+import { type AgentTransactionEventPayload, type PartyRef, type TransferEventPayload } from '@cts/contracts';
+import { agentAudience, type TransferView, transferAudience } from './event-audience.domain';
+import { type SourceEvent } from './source-event.domain';
+
+export interface EventMeta {
+  /** `evt_…`: the payload's `event_id` and the `webhook-id` header. */
+  eventId: string;
+  occurredAt: Date;
+}
+
+export interface Recipient {
+  accountId: string;
+  handle: string;
+}
+
+/** The webhook payload: a JSON object whose fields are listed in docs/events.md. */
+export type WebhookPayload = Record<string, unknown>;
+
+const isTransfer = (event: SourceEvent): event is Extract<SourceEvent, { data: TransferEventPayload }> =>
+  event.type.startsWith('transfer.');
+
+/** Every account the event concerns (ARCHITECTURE §6): whose subscriptions get a delivery. */
+export function eventAudience(event: SourceEvent): Recipient[] {
+  const members = isTransfer(event) ? transferAudience(event.data) : agentAudience(event.data);
+  return members.map(({ accountId, handle }) => ({ accountId, handle }));
+}
+
+/**
+ * A transfer as one party (or an agent's owner) sees it. WARNING: the amount appears only for a
+ * `confidential: false` transfer; a confidential amount must never reach a webhook (spec §6.2),
+ * even if a producer were to put one in the event by mistake.
+ */
+function transferFields(transfer: TransferEventPayload, view: TransferView): WebhookPayload {
+  return {
+    transfer_id: transfer.transfer_id,
+    status: transfer.status,
+    direction: view.direction,
+    counterparty: view.counterparty,
+    ...(view.agent === null ? {} : { agent: view.agent }),
+    asset: transfer.asset,
+    confidential: transfer.confidential,
+    ...(transfer.confidential === false && transfer.amount !== undefined ? { amount: transfer.amount } : {}),
+    chain_signature: transfer.chain_signature,
+    created_at: transfer.created_at,
+    confirmed_at: transfer.confirmed_at,
+    ...(transfer.failure_reason === undefined ? {} : { failure_reason: transfer.failure_reason }),
+  };
+}
+
+const agentFields = (agent: PartyRef, owner: PartyRef) => ({
+  agent: agent.handle,
+  agent_account_id: agent.account_id,
+  owner: owner.handle,
+});
+
+/** A held agent transaction: never an amount (spec §2.5; the event carries none). */
+function approvalFields(tx: AgentTransactionEventPayload): WebhookPayload {
+  return {
+    transaction_id: tx.transaction_id,
+    status: tx.status,
+    ...agentFields(tx.agent, tx.owner),
+    to: tx.to,
+    asset: tx.asset,
+    requested_at: tx.requested_at,
+    expires_at: tx.expires_at,
+    decided_at: tx.decided_at,
+    transfer_id: tx.transfer_id,
+    ...(tx.failure_reason === undefined ? {} : { failure_reason: tx.failure_reason }),
+  };
+}
+
+function eventFields(
+  event: SourceEvent,
+  accountId: string,
+): { handle: string; fields: WebhookPayload } | null {
+  if (isTransfer(event)) {
+    const member = transferAudience(event.data).find((m) => m.accountId === accountId);
+    return member ? { handle: member.handle, fields: transferFields(event.data, member.view) } : null;
+  }
+  const member = agentAudience(event.data).find((m) => m.accountId === accountId);
+  if (!member) {
+    return null;
+  }
+  switch (event.type) {
+    case 'agent.created': {
+      const { agent, owner, spend_policy_id, created_at } = event.data;
+      return { handle: member.handle, fields: { ...agentFields(agent, owner), spend_policy_id, created_at } };
+    }
+    case 'agent.policy.updated': {
+      const { agent, owner, policy_id, changed_fields, updated_at } = event.data;
+      return {
+        handle: member.handle,
+        fields: { ...agentFields(agent, owner), policy_id, changed_fields, updated_at },
+      };
+    }
+    default:
+      return { handle: member.handle, fields: approvalFields(event.data) };
+  }
+}
+
+/**
+ * The payload one receiving account gets: `event_id`, `event`, `account` (its handle), `timestamp`,
+ * then the event's fields from its point of view. Null when the event does not concern it.
+ */
+export function buildWebhookPayload(
+  event: SourceEvent,
+  meta: EventMeta,
+  accountId: string,
+): WebhookPayload | null {
+  const found = eventFields(event, accountId);
+  if (!found) {
+    return null;
+  }
+  return {
+    event_id: meta.eventId,
+    event: event.type,
+    account: found.handle,
+    timestamp: meta.occurredAt.toISOString(),
+    ...found.fields,
+  };
+}

@@ -1,0 +1,45 @@
+import { WEBHOOK_EVENT_TYPES } from '@cts/contracts';
+import { checkEventTypes, toWebhookResource } from './subscription.domain';
+
+describe('checkEventTypes', () => {
+  it('accepts known types, dropping duplicates and keeping the order', () => {
+    expect(checkEventTypes(['transfer.failed', 'transfer.confirmed', 'transfer.failed'])).toEqual({
+      ok: true,
+      events: ['transfer.failed', 'transfer.confirmed'],
+    });
+    expect(checkEventTypes([...WEBHOOK_EVENT_TYPES]).ok).toBe(true);
+  });
+
+  it('names the first unknown type and where it is', () => {
+    expect(checkEventTypes(['transfer.confirmed', 'transfer.*'])).toMatchObject({
+      ok: false,
+      param: 'events.1',
+      message: expect.stringContaining('"transfer.*"'),
+    });
+  });
+
+  it('needs at least one type', () => {
+    expect(checkEventTypes([])).toMatchObject({ ok: false, param: 'events' });
+  });
+});
+
+describe('toWebhookResource', () => {
+  it('shows the spec §2.7 fields without a secret', () => {
+    const createdAt = new Date('2026-01-01T00:00:00.000Z');
+    expect(
+      toWebhookResource({
+        id: 'wh_1',
+        accountId: 'acct_1',
+        environment: 'test',
+        url: 'https://x.example/',
+        events: ['transfer.confirmed'],
+        createdAt,
+      }),
+    ).toEqual({
+      webhook_id: 'wh_1',
+      url: 'https://x.example/',
+      events: ['transfer.confirmed'],
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+  });
+});

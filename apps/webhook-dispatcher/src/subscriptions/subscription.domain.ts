@@ -1,0 +1,48 @@
+import {
+  WEBHOOK_EVENT_TYPES,
+  type Environment,
+  type WebhookEventType,
+  type WebhookSubscription,
+} from '@cts/contracts';
+
+export interface SubscriptionState {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  url: string;
+  events: WebhookEventType[];
+  createdAt: Date;
+}
+
+const KNOWN: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
+
+export type EventsCheck =
+  { ok: true; events: WebhookEventType[] } | { ok: false; message: string; param: string };
+
+/** At least one known event type; duplicates are dropped, the order given is kept. */
+export function checkEventTypes(events: readonly string[]): EventsCheck {
+  if (events.length === 0) {
+    return { ok: false, message: 'events must name at least one event type', param: 'events' };
+  }
+  const index = events.findIndex((event) => !KNOWN.has(event));
+  if (index >= 0) {
+    return {
+      ok: false,
+      message: `events[${index}] "${events[index]}" is not an event type; known types: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+      param: `events.${index}`,
+    };
+  }
+  return { ok: true, events: [...new Set(events)] as WebhookEventType[] };
+}
+
+export function toWebhookResource(subscription: SubscriptionState): WebhookSubscription {
+  return {
+    webhook_id: subscription.id,
+    url: subscription.url,
+    events: subscription.events,
+    created_at: subscription.createdAt.toISOString(),
+  };
+}
+
+/** Associated data of a sealed secret: it opens only as the secret of this subscription. */
+export const secretSealingContext = (subscriptionId: string) => `webhook-secret:${subscriptionId}`;

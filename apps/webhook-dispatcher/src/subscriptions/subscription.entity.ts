@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** A webhook subscription. The secret is stored sealed (AES-256-GCM under DATA_SEALING_KEY), never in clear. */
+@Entity({ schema: 'webhooks', name: 'subscriptions' })
+@Index('IDX_subscriptions_account', ['accountId', 'environment'])
+export class SubscriptionEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ type: 'text', name: 'account_id' })
+  accountId!: string;
+
+  @Column({ type: 'text' })
+  environment!: string;
+
+  @Column({ type: 'text' })
+  url!: string;
+
+  @Column({ type: 'text', array: true })
+  events!: string[];
+
+  @Column({ type: 'text', name: 'secret_sealed' })
+  secretSealed!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
+  createdAt!: Date;
+
+  /** Set by DELETE: from then on no attempt of this subscription starts. */
+  @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true })
+  deletedAt!: Date | null;
+}

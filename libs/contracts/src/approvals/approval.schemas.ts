@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { Timestamp } from '../parties';
+import { AssetCode } from '../transfers/transfer.schemas';
+import { AgentTransactionStatus } from './approval.events';
+
+/**
+ * A held agent transaction as approve and reject return it (spec §4.3 "the updated transaction
+ * state"). Never an amount. `transfer_id` is set once the approved transaction became a transfer;
+ * `failure_reason` only when `status` is `failed`.
+ */
+export const AgentTransactionResource = z.object({
+  transaction_id: z.string(),
+  status: AgentTransactionStatus,
+  agent: z.string(),
+  to: z.string(),
+  asset: AssetCode,
+  requested_at: Timestamp,
+  expires_at: Timestamp,
+  decided_at: Timestamp.nullable(),
+  transfer_id: z.string().nullable(),
+  failure_reason: z.string().optional(),
+});
+export type AgentTransactionResource = z.infer<typeof AgentTransactionResource>;
+
+/**
+ * Spec §2.5, plus `asset` and `encrypted_amount` (ARCHITECTURE §6): the amount encrypted under the
+ * owner's AE key, base64, which only the owner's `decryption_key` opens (SDK `decryptAmount`).
+ */
+export const PendingApprovalItem = z.object({
+  transaction_id: z.string(),
+  agent: z.string(),
+  to: z.string(),
+  asset: AssetCode,
+  requested_at: Timestamp,
+  expires_at: Timestamp,
+  encrypted_amount: z.string(),
+});
+export type PendingApprovalItem = z.infer<typeof PendingApprovalItem>;
+
+export const PendingApprovalList = z.object({ pending: z.array(PendingApprovalItem) });
+export type PendingApprovalList = z.infer<typeof PendingApprovalList>;
