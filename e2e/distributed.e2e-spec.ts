@@ -1,5 +1,9 @@
 import { agentsBehaviour } from './support/agents.behaviour';
+import { createEnvelope } from '@cts/contracts';
+import { eventually, startAppProcess } from '@cts/testing';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { foundationBehaviour } from './support/foundation.behaviour';
+import { http, uniqueHandle } from './support/http';
 import { type DistributedStack, startDistributedStack } from './support/distributed-stack';
 import { transfersBehaviour } from './support/transfers.behaviour';
 
@@ -18,6 +22,46 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   foundationBehaviour(stack);
   transfersBehaviour(stack);
   agentsBehaviour(stack);
+
+  it('dead-letters an invalid event to <topic>.dlq with the reason, never silently', async () => {
+    const kafka = new Kafka({ clientId: 'e2e-dlq', brokers: (running.env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
+    const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await producer.connect();
+    const bogus = createEnvelope('transfer.confirmed', 1, { transfer_id: 'tr_bogus', status: 'no-such-status' }, {
+      correlationId: 'req_dlq',
+      environment: 'test',
+      accountId: null,
+    });
+    await producer.send({ topic: 'transfer.events', messages: [{ key: 'tr_bogus', value: JSON.stringify(bogus) }] });
+    await producer.disconnect();
+    const consumer = kafka.consumer({ groupId: `e2e-dlq-${Date.now()}` });
+    const letters: string[] = [];
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'transfer.events.dlq', fromBeginning: true });
+    await consumer.run({ eachMessage: ({ message }) => Promise.resolve(void letters.push(message.value?.toString() ?? '')) });
+    try {
+      await eventually(() => expect(letters.some((letter) => letter.includes(bogus.id))).toBe(true), 30_000, 250);
+    } finally {
+      await consumer.disconnect();
+    }
+    const letter = JSON.parse(letters.find((l) => l.includes(bogus.id)) ?? '{}') as { consumer: string; reason: string };
+    expect(letter).toMatchObject({ consumer: 'webhook-dispatcher', reason: expect.stringContaining('status') as unknown });
+  }, 60_000);
+
+  it('lets a service restarted after SIGTERM answer at once, without waiting out its old Kafka session', async () => {
+    const index = running.stack.processes.findIndex((p) => p.app === 'account-service');
+    expect(await running.stack.processes[index]?.stop()).toBe(0);
+    running.stack.processes[index] = await startAppProcess('account-service', running.env, {
+      onOutput: (app, line) => running.output.push(`[${app}] ${line}`),
+    });
+    // The default session timeout is 30 s and a command waits at most 15 s: this answers only if the
+    // old member left the group on SIGTERM.
+    const created = await http(running.stack.gatewayUrl, 'POST', '/admin/v1/accounts', {
+      token: running.secrets.ADMIN_TOKEN,
+      body: { handle: uniqueHandle('restart'), type: 'personal' },
+    });
+    expect(created.status).toBe(201);
+  }, 60_000);
 
   it('stops every app cleanly on SIGTERM', async () => {
     const service = running.stack.processes.find((p) => p.app === 'webhook-dispatcher');

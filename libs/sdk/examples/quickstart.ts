@@ -1,3 +1,4 @@
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the documented example imports the package the way its users do
 import { createDecryptionProof, CtsClient, decryptAmount, type Transfer } from '@cts/sdk';
 
 export interface QuickstartOptions {
@@ -52,8 +53,8 @@ export async function quickstart(options: QuickstartOptions): Promise<Quickstart
 
   // Without a proof the service says only whether each balance is non-zero.
   const encrypted = await client.balances({ include: 'ciphertext' });
-  const entries = encrypted.balances.flatMap(({ asset, ciphertext }) =>
-    ciphertext === undefined ? [] : [{ asset, ciphertext }],
+  const entries = encrypted.balances.flatMap(({ asset, ciphertext, decryptable_balance }) =>
+    ciphertext === undefined ? [] : [{ asset, ciphertext, decryptableBalance: decryptable_balance }],
   );
   const decryptionProof = createDecryptionProof(options.decryptionKey, entries);
   const proven = await client.balances({ decryptionProof });

@@ -18,6 +18,8 @@ export interface BalanceEntry {
   has_balance?: boolean;
   /** Base64 ElGamal available-balance ciphertext, the input of `createDecryptionProof`. */
   ciphertext?: string;
+  /** Base64 AE copy of the same balance (only the account opens it): pass it as `decryptableBalance` for large balances. */
+  decryptable_balance?: string;
   /** Decimal string, present only for assets proven by the `decryption_proof`. */
   amount?: string;
 }
