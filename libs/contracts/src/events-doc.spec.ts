@@ -4,7 +4,7 @@ import * as contracts from './index';
 import { type EventContract } from './contract';
 
 const doc = readFileSync(join(__dirname, '../../../docs/events.md'), 'utf8');
-const events = Object.values(contracts).filter(
+const events = (Object.values(contracts) as unknown[]).filter(
   (value): value is EventContract => typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'event',
 );
 
