@@ -1,27 +1,44 @@
 import { agentsBehaviour } from './support/agents.behaviour';
 import { createEnvelope } from '@cts/contracts';
-import { eventually, startAppProcess } from '@cts/testing';
+import { eventually, generateTestCertificates, HttpsReceiver, startAppProcess } from '@cts/testing';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { http, uniqueHandle } from './support/http';
 import { type DistributedStack, startDistributedStack } from './support/distributed-stack';
 import { transfersBehaviour } from './support/transfers.behaviour';
+import { webhooksBehaviour } from './support/webhooks.behaviour';
 
 describe('distributed mode: every app its own process over Kafka, PostgreSQL and Redis', () => {
   let running: DistributedStack;
 
+  const certificates = generateTestCertificates();
+  const caDir = mkdtempSync(join(tmpdir(), 'cts-e2e-ca-'));
+  const receiver = new HttpsReceiver(certificates);
+
   beforeAll(async () => {
-    running = await startDistributedStack();
+    await receiver.start();
+    writeFileSync(join(caDir, 'ca.pem'), certificates.ca);
+    running = await startDistributedStack({
+      // The test receiver listens on 127.0.0.1 with a certificate of our own CA: trusted the
+      // supported way, never by turning TLS verification off.
+      env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: join(caDir, 'ca.pem'), WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s' },
+    });
   }, 120_000);
 
   afterAll(async () => {
     await running?.stop();
+    await receiver.close();
+    rmSync(caDir, { recursive: true, force: true });
   }, 60_000);
 
   const stack = () => ({ baseUrl: running.stack.gatewayUrl, adminToken: running.secrets.ADMIN_TOKEN ?? '' });
   foundationBehaviour(stack);
   transfersBehaviour(stack);
   agentsBehaviour(stack);
+  webhooksBehaviour(stack, () => receiver);
 
   it('dead-letters an invalid event to <topic>.dlq with the reason, never silently', async () => {
     const kafka = new Kafka({ clientId: 'e2e-dlq', brokers: (running.env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });

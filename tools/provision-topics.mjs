@@ -13,5 +13,16 @@ if (!process.env.KAFKA_BROKERS) {
   console.error('KAFKA_BROKERS must be set');
   process.exit(2);
 }
-const report = await provisionTopics(parseBrokers(process.env.KAFKA_BROKERS), allTopicSpecs());
+// Partition counts and replication per topic family from the environment (the Helm chart's values).
+const number = (name) => (process.env[name] ? Number(process.env[name]) : undefined);
+const partitions = Object.fromEntries(
+  Object.entries({
+    command: number('TOPIC_PARTITIONS_COMMAND'),
+    reply: number('TOPIC_PARTITIONS_REPLY'),
+    event: number('TOPIC_PARTITIONS_EVENT'),
+    deadLetter: number('TOPIC_PARTITIONS_DEAD_LETTER'),
+  }).filter(([, value]) => value !== undefined),
+);
+const replicationFactor = number('TOPIC_REPLICATION_FACTOR') ?? 1;
+const report = await provisionTopics(parseBrokers(process.env.KAFKA_BROKERS), allTopicSpecs(partitions), replicationFactor);
 console.log(`topics: ${report.created.length} created, ${report.grown.length} grown`);

@@ -9,8 +9,8 @@ import {
   testResolver,
 } from '../testing/dispatcher-harness';
 import { eventEnvelope, publishEvent, senderParty, transferPayload } from '../testing/event-factories';
-import { HttpsReceiver } from '../testing/https-receiver';
-import { generateTestCertificates } from '../testing/test-certificates';
+import { HttpsReceiver } from '@cts/testing';
+import { generateTestCertificates } from '@cts/testing';
 
 describe('two webhook-dispatcher replicas on one database', () => {
   const certificates = generateTestCertificates(['receiver.test']);

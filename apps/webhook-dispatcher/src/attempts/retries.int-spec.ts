@@ -3,7 +3,7 @@ import { eventually } from '@cts/testing';
 import { DestinationGuard } from '../ssrf/destination-guard';
 import { DispatcherHarness, testContext, testResolver } from '../testing/dispatcher-harness';
 import { senderParty, transferPayload } from '../testing/event-factories';
-import { generateTestCertificates, type TestCertificates } from '../testing/test-certificates';
+import { generateTestCertificates, type TestCertificates } from '@cts/testing';
 import { WebhookHttpClient } from './webhook-http-client';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -17,7 +17,7 @@ import {
   senderParty,
   transferPayload,
 } from '../testing/event-factories';
-import { generateTestCertificates } from '../testing/test-certificates';
+import { generateTestCertificates } from '@cts/testing';
 
 type Payload = Record<string, unknown>;
 const parse = (body: string | undefined): Payload => JSON.parse(body ?? '{}') as Payload;

@@ -24,8 +24,7 @@ import { DataSource } from 'typeorm';
 import { type WebhookDispatcherOptions } from '../dispatcher.settings';
 import { start } from '../webhook-dispatcher';
 import { eventEnvelope, publishEvent } from './event-factories';
-import { HttpsReceiver } from './https-receiver';
-import { type TestCertificates } from './test-certificates';
+import { HttpsReceiver, type TestCertificates } from '@cts/testing';
 
 export const testContext: MessageContext = {
   correlationId: 'req_test',
