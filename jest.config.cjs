@@ -4,7 +4,7 @@ const preset = require('./jest.preset.cjs');
 
 module.exports = {
   projects: [
-    { ...preset, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...preset, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,deploy}/**/*.spec.ts'] },
     {
       ...preset,
       displayName: 'integration',

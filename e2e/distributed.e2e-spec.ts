@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { foundationBehaviour } from './support/foundation.behaviour';
+import { metricsBehaviour } from './support/metrics.behaviour';
 import { http, uniqueHandle } from './support/http';
 import { type DistributedStack, startDistributedStack } from './support/distributed-stack';
 import { transfersBehaviour } from './support/transfers.behaviour';
@@ -39,6 +40,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   transfersBehaviour(stack);
   agentsBehaviour(stack);
   webhooksBehaviour(stack, () => receiver);
+  metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
 
   it('dead-letters an invalid event to <topic>.dlq with the reason, never silently', async () => {
     const kafka = new Kafka({ clientId: 'e2e-dlq', brokers: (running.env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http } from './support/http';
 import { agentsBehaviour } from './support/agents.behaviour';
+import { metricsBehaviour } from './support/metrics.behaviour';
 import { sdkQuickstartBehaviour } from './support/sdk-quickstart.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { account, fund, provenBalance, transfersBehaviour } from './support/transfers.behaviour';
@@ -72,6 +73,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   transfersBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   agentsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
 
   it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {
     const created = await account({ baseUrl: running.baseUrl, adminToken });

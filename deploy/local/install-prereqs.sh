@@ -67,9 +67,26 @@ check_node() {
   command -v node >/dev/null || fail "node not found: install Node 20"
 }
 
+# The chart tests render with Helm (not packaged by Debian or npm: built from its Go module) and
+# validate with kubernetes-validate and check-jsonschema (PyPI), pinned.
+install_deploy_tools() {
+  if ! command -v helm >/dev/null; then
+    command -v go >/dev/null || fail "helm is missing and building it needs Go"
+    echo "install-prereqs: building helm v4.3.1 from its Go module"
+    GOBIN=/usr/local/bin GOFLAGS=-mod=mod go install helm.sh/helm/v4/cmd/helm@v4.3.1
+  fi
+  if ! command -v kubernetes-validate >/dev/null || ! command -v check-jsonschema >/dev/null; then
+    echo "install-prereqs: installing kubernetes-validate and check-jsonschema (PyPI)"
+    python3 -m pip install --quiet kubernetes-validate==1.37.0 check-jsonschema==0.39.0 ||
+      python3 -m pip install --quiet --break-system-packages kubernetes-validate==1.37.0 check-jsonschema==0.39.0
+    if command -v pyenv >/dev/null; then pyenv rehash; fi
+  fi
+}
+
 install_redis_server
+install_deploy_tools
 check_java
 check_maven
 check_node
 node "$script_dir/kafka.mjs" fetch >/dev/null
-echo "install-prereqs: ok (redis-server, java, mvn, Kafka jars)"
+echo "install-prereqs: ok (redis-server, helm, kubernetes-validate, check-jsonschema, java, mvn, Kafka jars)"

@@ -8,6 +8,7 @@ import { gatewaySettings, type GatewayTuning } from './gateway.settings';
 import { assignRequestId } from './http/request-id.middleware';
 import { requestLogging } from './http/request-logging';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document';
+import { requestMetrics } from './http/request-metrics';
 
 export interface GatewayOptions extends GatewayTuning {
   port?: number;
@@ -39,6 +40,7 @@ export async function startGateway(
     );
     app.disable('x-powered-by');
     app.use(assignRequestId);
+    app.use(requestMetrics);
     app.use(requestLogging(logger));
     // JSON only: any other body is left unparsed and fails validation as "not a JSON object".
     app.useBodyParser('json', { limit: BODY_LIMIT });

@@ -13,6 +13,7 @@ import {
 } from '@cts/contracts';
 import { firstValueFrom, timeout } from 'rxjs';
 import { z } from 'zod';
+import { commandRoundTrip } from './metrics/metrics';
 
 export const COMMAND_CLIENT = Symbol('COMMAND_CLIENT');
 
@@ -40,18 +41,23 @@ export class CommandBus {
   ): Promise<Result<ResponseOf<C>>> {
     const request = contract.request.parse(payload) as RequestOf<C>;
     const envelope = createEnvelope(contract.topic, contract.version, request, context);
+    const timer = commandRoundTrip.startTimer({ topic: contract.topic });
     let raw: unknown;
     try {
       raw = await firstValueFrom(this.client.send(contract.topic, envelope).pipe(timeout(this.timeoutMs)));
     } catch (error) {
+      timer({ outcome: 'timeout' });
       this.logger.error(`${contract.topic} got no reply: ${error instanceof Error ? error.message : String(error)}`);
       return fail('service_unavailable', 'The service did not answer in time; retry with the same Idempotency-Key');
     }
     const reply = envelopeSchema(resultSchema(contract.response)).safeParse(raw);
     if (!reply.success) {
+      timer({ outcome: 'invalid_reply' });
       this.logger.error(`${contract.topic} replied with an invalid message: ${reply.error.message}`);
       return fail('internal_error', 'The service replied with an invalid message');
     }
-    return reply.data.payload as Result<ResponseOf<C>>;
+    const result = reply.data.payload as Result<ResponseOf<C>>;
+    timer({ outcome: result.ok ? 'ok' : result.error.code });
+    return result;
   }
 }

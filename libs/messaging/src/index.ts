@@ -9,3 +9,4 @@ export * from './handlers/dead-letters';
 export * from './handlers/handler-registrar';
 export * from './command-bus';
 export * from './outbox/outbox-relay';
+export * from './metrics/metrics';

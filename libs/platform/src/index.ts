@@ -11,3 +11,5 @@ export * from './runtime/runtime.tokens';
 export * from './runtime/start-service';
 export * from './runtime/run-main';
 export * from './runtime/command-transport';
+export * from './metrics/metrics.controller';
+export * from './metrics/consumer-lag';

@@ -10,6 +10,7 @@ import {
   type ProofPool,
   SolanaRpcLedger,
 } from '@cts/ledger';
+import { proofPoolBusyWorkers, proofPoolQueueDepth } from '@cts/messaging';
 import { RUNTIME, type Runtime } from '@cts/platform';
 import { createSolanaRpc } from '@solana/kit';
 import { ledgerTargetOf } from './ledger-config';
@@ -20,6 +21,7 @@ export class Ledgers implements OnModuleDestroy {
   private readonly opened = new Map<Environment, Promise<LedgerPort>>();
   private readonly runtimes: LocalLedgerRuntime[] = [];
   private pool: ProofPool | null = null;
+  private sampler: NodeJS.Timeout | null = null;
 
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
@@ -40,15 +42,31 @@ export class Ledgers implements OnModuleDestroy {
         await ledger.value.close();
       }
     }
+    if (this.sampler) {
+      clearInterval(this.sampler);
+    }
     await this.pool?.close();
     for (const runtime of this.runtimes) {
       await runtime.close();
     }
   }
 
+  private createPool(): ProofPool {
+    const pool = createProofPool();
+    // Read at scrape time: the queue depth is the signal to add replicas (or cores).
+    const sample = () => {
+      const stats = pool.stats();
+      proofPoolQueueDepth.set(stats.queued);
+      proofPoolBusyWorkers.set(stats.busy);
+    };
+    this.sampler = setInterval(sample, 1000);
+    this.sampler.unref();
+    return pool;
+  }
+
   private async open(environment: Environment): Promise<LedgerPort> {
     const target = ledgerTargetOf(this.runtime.config, environment);
-    this.pool ??= createProofPool();
+    this.pool ??= this.createPool();
     const proofPool = this.pool;
     switch (target.kind) {
       case 'in-process': {

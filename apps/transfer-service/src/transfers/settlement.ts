@@ -8,6 +8,7 @@ import {
 import { formatAmount } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { isLedgerError, type LedgerAccountView, type LedgerPort } from '@cts/ledger';
+import { transferSettlement } from '@cts/messaging';
 import { type Transaction, UnitOfWork } from '@cts/persistence';
 import { address, type Signature } from '@solana/kit';
 import { KeyTotals } from '../key-totals/key-totals';
@@ -53,14 +54,18 @@ export class Settlement {
     const { sender, environment, asset } = draft;
     const ledger = await this.ledgers.of(environment);
     return this.locks.run(accountLockKey(sender.account_id, environment, asset), async () => {
+      const timer = transferSettlement.startTimer({ asset });
       if (!(await this.canSend(ledger, draft, amount))) {
+        timer({ outcome: 'insufficient_balance' });
         return { kind: 'insufficient_balance' };
       }
       await this.unitOfWork.run(async (tx) => {
         await this.transfers.insert(draft, tx.manager);
         await tx.emit(TransferInitiated, draft.id, toTransferEvent(draft, this.publicAmount(draft, amount)), context);
       });
-      return { kind: 'settled', transfer: await this.submit(ledger, draft, amount, context) };
+      const transfer = await this.submit(ledger, draft, amount, context);
+      timer({ outcome: transfer.status });
+      return { kind: 'settled', transfer };
     });
   }
 

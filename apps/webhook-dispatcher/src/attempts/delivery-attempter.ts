@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { webhookAttempts } from '@cts/messaging';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { deliveryHeaders } from '../signing/webhook-signature.domain';
 import { SecretBox } from '../subscriptions/secret-box';
-import { afterAttempt } from './attempt.domain';
+import { afterAttempt, isSuccess } from './attempt.domain';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { WebhookHttpClient } from './webhook-http-client';
 
@@ -45,6 +46,7 @@ export class DeliveryAttempter {
       const outcome = await this.client.post(delivery.url, body, headers);
       const result = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);
       await this.deliveries.recordAttempt(delivery, attemptedAt, outcome, result, manager);
+      webhookAttempts.inc({ outcome: isSuccess(outcome) ? 'succeeded' : outcome.statusCode === null ? 'no_response' : 'failed' });
       if (result.status !== 'succeeded') {
         this.logger.warn(
           `delivery ${delivery.id} attempt ${result.attemptCount} failed (${outcome.statusCode ?? outcome.error ?? 'no answer'}): ${

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { type DataSource } from 'typeorm';
 import { type MessagePublisher } from '../publisher';
+import { outboxBacklog } from '../metrics/metrics';
 
 export interface OutboxRelayOptions {
   schema: string;
@@ -102,6 +103,7 @@ export class OutboxRelay {
         `SELECT count(*)::int AS count FROM "${this.options.schema}"."outbox" WHERE sent_at IS NULL`,
       );
       this.backlog = rows[0]?.count ?? 0;
+      outboxBacklog.set({ service: this.options.schema }, this.backlog);
     } catch (error) {
       this.logger.error(`outbox relay for ${this.options.schema} failed, retrying: ${String(error)}`);
     }

@@ -8,6 +8,7 @@ import {
   COMMAND_TIMEOUT_MS,
   CommandBus,
   DeadLetters,
+  groupIdFor,
   HandlerRegistrar,
   InProcessPublisher,
   InProcessServer,
@@ -20,6 +21,8 @@ import {
 import { createServiceDataSource, runMigrations, UnitOfWork, type ServiceDataSourceOptions } from '@cts/persistence';
 import { DataSource } from 'typeorm';
 import { HealthController } from '../health/health.controller';
+import { sampleConsumerLag } from '../metrics/consumer-lag';
+import { MetricsController } from '../metrics/metrics.controller';
 import { READINESS_PROBES, type ReadinessProbe } from '../health/readiness';
 import { PinoNestLogger } from '../logging/logger';
 import { type CommandTransport, connectCommandTransport } from './command-transport';
@@ -96,7 +99,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     module: ServiceRootModule,
     global: true,
     imports: [DiscoveryModule, TerminusModule, ...definition.imports],
-    controllers: runtime.mode === 'distributed' ? [HealthController] : [],
+    controllers: runtime.mode === 'distributed' ? [HealthController, MetricsController] : [],
     providers: [
       { provide: RUNTIME, useValue: runtime },
       { provide: SERVICE_NAME, useValue: definition.name },
@@ -125,6 +128,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
   app.get(HandlerRegistrar).registerOn(server, definition.name);
   await app.startAllMicroservices();
   relay.start();
+  const stopLagSampling = runtime.kafka ? sampleConsumerLag(runtime.kafka, groupIdFor(definition.name, runtime.kafka)) : null;
   if (runtime.mode === 'distributed') {
     await app.listen(config.HEALTH_PORT, '0.0.0.0');
   } else {
@@ -137,6 +141,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     // Stop taking work first (the consumer leaves its group after in-flight messages finish and
     // offsets are committed), then flush the outbox, then release connections.
     async close() {
+      await stopLagSampling?.();
       await app.close();
       await commands?.close();
       await relay.stop();

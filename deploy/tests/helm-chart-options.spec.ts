@@ -1,0 +1,212 @@
+import {
+  appResource,
+  dataOf,
+  type HpaSpec,
+  named,
+  renderChart,
+  renderFailure,
+  specOf,
+  validateAgainstKubernetes,
+  VALUE_SETS,
+} from './support/chart';
+import { onlyContainer, secretRefs } from './support/pods';
+
+jest.setTimeout(60_000);
+
+const production = VALUE_SETS.production;
+const dev = VALUE_SETS.dev;
+
+describe('the partition check (replicas beyond a topic family’s partitions get no messages)', () => {
+  it('refuses a gateway that can scale past the reply partitions', () => {
+    const error = renderFailure({ valuesFiles: production, set: ['apps.gateway.autoscaling.maxReplicas=8'] });
+    expect(error).toContain('topics.partitions.reply is 6 but gateway can run 8 replicas');
+  });
+
+  it('accepts it once the reply topics have as many partitions', () => {
+    expect(() =>
+      renderChart({
+        valuesFiles: production,
+        set: ['apps.gateway.autoscaling.maxReplicas=8', 'topics.partitions.reply=8'],
+      }),
+    ).not.toThrow();
+  });
+
+  it('checks every family: command topics against each service, event topics against webhook-dispatcher', () => {
+    expect(
+      renderFailure({ valuesFiles: production, set: ['apps.approval-service.autoscaling.maxReplicas=7'] }),
+    ).toContain('topics.partitions.command is 6 but approval-service can run 7 replicas');
+    expect(renderFailure({ valuesFiles: production, set: ['topics.partitions.event=4'] })).toContain(
+      'topics.partitions.event is 4 but webhook-dispatcher can run 6 replicas',
+    );
+  });
+
+  it('counts replicas when an app has no HPA', () => {
+    const error = renderFailure({
+      valuesFiles: dev,
+      set: ['apps.account-service.autoscaling.enabled=false', 'apps.account-service.replicas=3'],
+    });
+    expect(error).toContain('topics.partitions.command is 2 but account-service can run 3 replicas');
+  });
+
+  it('ignores a disabled app', () => {
+    expect(() =>
+      renderChart({
+        valuesFiles: production,
+        set: ['apps.approval-service.enabled=false', 'apps.approval-service.autoscaling.maxReplicas=50'],
+      }),
+    ).not.toThrow();
+  });
+
+  it('refuses a consumer that is not an app', () => {
+    expect(
+      renderFailure({ valuesFiles: production, set: ['topics.consumers.event={webhook-dispatchr}'] }),
+    ).toContain('topics.consumers.event names "webhook-dispatchr", which is not an app');
+  });
+});
+
+describe('secrets', () => {
+  it('refuses the custody master key for any app but transfer-service', () => {
+    const error = renderFailure({
+      valuesFiles: production,
+      set: ['apps.gateway.secretEnv={ADMIN_TOKEN,CUSTODY_MASTER_KEY}'],
+    });
+    expect(error).toContain('only transfer-service may hold the custody master key');
+  });
+
+  it('reads from the named existing Secret, and per variable from another Secret or key', () => {
+    const { manifests } = renderChart({
+      valuesFiles: production,
+      set: [
+        'secrets.existingSecret=prod-cts',
+        'secrets.refs.CUSTODY_MASTER_KEY.name=cts-custody',
+        'secrets.refs.CUSTODY_MASTER_KEY.key=master-key',
+      ],
+    });
+    const refs = secretRefs(onlyContainer(named(manifests, 'Deployment', appResource('transfer-service'))));
+    expect(refs).toMatchObject({
+      DATABASE_URL: 'prod-cts/DATABASE_URL',
+      CUSTODY_MASTER_KEY: 'cts-custody/master-key',
+    });
+    expect(secretRefs(onlyContainer(named(manifests, 'Job', 'cts-migrations')))).toEqual({
+      DATABASE_URL: 'prod-cts/DATABASE_URL',
+    });
+  });
+
+  it('wires broker credentials into every app and the topic Job when SASL is on, not into the migrations', () => {
+    const { manifests } = renderChart({ valuesFiles: production, set: ['kafka.sasl.enabled=true'] });
+    const sasl = {
+      KAFKA_SASL_USERNAME: 'cts-secrets/KAFKA_SASL_USERNAME',
+      KAFKA_SASL_PASSWORD: 'cts-secrets/KAFKA_SASL_PASSWORD',
+    };
+    expect(secretRefs(onlyContainer(named(manifests, 'Deployment', appResource('gateway'))))).toMatchObject(
+      sasl,
+    );
+    expect(secretRefs(onlyContainer(named(manifests, 'Job', 'cts-topics')))).toEqual(sasl);
+    expect(secretRefs(onlyContainer(named(manifests, 'Job', 'cts-migrations')))).toEqual({
+      DATABASE_URL: 'cts-secrets/DATABASE_URL',
+    });
+    expect(dataOf(named(manifests, 'ConfigMap', 'cts-config')).KAFKA_SASL_MECHANISM).toBe('scram-sha-512');
+  });
+
+  it('takes the ledger RPC URLs from the Secret when asked', () => {
+    const { manifests } = renderChart({ valuesFiles: production, set: ['ledger.rpcUrlsFromSecret=true'] });
+    const refs = secretRefs(onlyContainer(named(manifests, 'Deployment', appResource('transfer-service'))));
+    expect(Object.keys(refs)).toEqual(expect.arrayContaining(['LEDGER_RPC_URL_TEST', 'LEDGER_RPC_URL_LIVE']));
+    expect(
+      dataOf(named(manifests, 'ConfigMap', appResource('transfer-service'))).LEDGER_RPC_URL_TEST,
+    ).toBeUndefined();
+  });
+});
+
+describe('the ledger', () => {
+  it('refuses cluster mode without an asset registry', () => {
+    expect(renderFailure({ set: ['kafka.brokers=kafka:9092'] })).toContain(
+      'ledger.test.assets is required in cluster mode',
+    );
+  });
+
+  it('refuses an asset registry entry of the wrong shape', () => {
+    expect(renderFailure({ valuesFiles: production, set: ['ledger.live.assets=USDC'] })).toContain(
+      'ledger.live.assets: invalid entry "USDC"',
+    );
+  });
+
+  it('refuses more than one transfer-service replica with the in-process ledger', () => {
+    expect(renderFailure({ valuesFiles: dev, set: ['apps.transfer-service.replicas=2'] })).toContain(
+      'ledger.mode in-process',
+    );
+    expect(
+      renderFailure({ valuesFiles: dev, set: ['apps.transfer-service.autoscaling.enabled=true'] }),
+    ).toContain('ledger.mode in-process');
+  });
+
+  it('keeps the in-process ledger state on a claim that outlives the release', () => {
+    const { manifests } = renderChart({ valuesFiles: dev });
+    const claim = named(manifests, 'PersistentVolumeClaim', 'cts-ledger');
+    expect(claim.metadata.annotations).toEqual({ 'helm.sh/resource-policy': 'keep' });
+    const container = onlyContainer(named(manifests, 'Deployment', appResource('transfer-service')));
+    expect(container.volumeMounts).toContainEqual({ name: 'ledger', mountPath: '/var/lib/cts/ledger' });
+  });
+
+  it('requires the brokers', () => {
+    expect(renderFailure({ valuesFiles: production, set: ['kafka.brokers='] })).toContain(
+      'kafka.brokers is required',
+    );
+  });
+});
+
+describe('consumer-lag autoscaling', () => {
+  it('adds an External metric on the app’s consumer group when enabled', () => {
+    const { manifests } = renderChart({
+      valuesFiles: production,
+      set: ['apps.webhook-dispatcher.autoscaling.consumerLag.enabled=true', 'kafka.groupSuffix=-blue'],
+    });
+    expect(
+      specOf<HpaSpec>(named(manifests, 'HorizontalPodAutoscaler', appResource('webhook-dispatcher'))).metrics,
+    ).toContainEqual({
+      type: 'External',
+      external: {
+        metric: {
+          name: 'kafka_consumergroup_lag',
+          selector: { matchLabels: { consumergroup: 'webhook-dispatcher-blue' } },
+        },
+        target: { type: 'AverageValue', averageValue: '100' },
+      },
+    });
+  });
+
+  it('refuses it for the gateway, which consumes only replies', () => {
+    expect(
+      renderFailure({ valuesFiles: production, set: ['apps.gateway.autoscaling.consumerLag.enabled=true'] }),
+    ).toContain('the gateway consumes only reply topics');
+  });
+});
+
+describe('every optional feature at once', () => {
+  it('still renders manifests valid against the Kubernetes schemas', () => {
+    const { yaml, manifests } = renderChart({
+      valuesFiles: production,
+      set: [
+        'kafka.sasl.enabled=true',
+        'kafka.ssl=true',
+        'ledger.rpcUrlsFromSecret=true',
+        'secrets.refs.CUSTODY_MASTER_KEY.name=cts-custody',
+        'serviceAccount.annotations.example\\.com/role=cts',
+        'image.pullSecrets={registry-credentials}',
+        'apps.gateway.service.type=LoadBalancer',
+        'apps.account-service.pdb.maxUnavailable=null',
+        'apps.account-service.pdb.minAvailable=1',
+        ...[
+          'account-service',
+          'transfer-service',
+          'agent-policy-service',
+          'approval-service',
+          'webhook-dispatcher',
+        ].map((app) => `apps.${app}.autoscaling.consumerLag.enabled=true`),
+      ],
+    });
+    const report = validateAgainstKubernetes(yaml, '1.37.0');
+    expect(report.problems).toEqual([]);
+    expect(report.passed).toHaveLength(manifests.length);
+  });
+});

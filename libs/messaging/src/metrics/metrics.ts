@@ -1,0 +1,104 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The process's Prometheus registry (`/metrics` on every app). In the one-process mode every service
+ * shares it: metrics carry a `service` label where it matters. WARNING: no label may ever hold an
+ * amount, an account id or anything else unbounded.
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry, prefix: 'cts_' });
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+function once<T>(name: string, create: () => T): T {
+  return (metricsRegistry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+export const httpRequestDuration = once(
+  'cts_http_request_duration_seconds',
+  () =>
+    new Histogram({
+      name: 'cts_http_request_duration_seconds',
+      help: 'Gateway HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers: [metricsRegistry],
+    }),
+);
+
+export const commandRoundTrip = once(
+  'cts_command_round_trip_seconds',
+  () =>
+    new Histogram({
+      name: 'cts_command_round_trip_seconds',
+      help: 'Command request/reply round trip by topic and outcome (ok, error code, timeout)',
+      labelNames: ['topic', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers: [metricsRegistry],
+    }),
+);
+
+export const consumerLag = once(
+  'cts_consumer_lag_messages',
+  () =>
+    new Gauge({
+      name: 'cts_consumer_lag_messages',
+      help: 'Messages not yet consumed by a consumer group, per topic (Kafka mode)',
+      labelNames: ['group', 'topic'],
+      registers: [metricsRegistry],
+    }),
+);
+
+export const outboxBacklog = once(
+  'cts_outbox_backlog_events',
+  () =>
+    new Gauge({
+      name: 'cts_outbox_backlog_events',
+      help: 'Events committed to a service outbox and not yet published',
+      labelNames: ['service'],
+      registers: [metricsRegistry],
+    }),
+);
+
+export const webhookAttempts = once(
+  'cts_webhook_attempts_total',
+  () =>
+    new Counter({
+      name: 'cts_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (succeeded, failed, refused)',
+      labelNames: ['outcome'],
+      registers: [metricsRegistry],
+    }),
+);
+
+export const transferSettlement = once(
+  'cts_transfer_settlement_seconds',
+  () =>
+    new Histogram({
+      name: 'cts_transfer_settlement_seconds',
+      help: 'From the settlement lock to the final status, by asset and outcome',
+      labelNames: ['asset', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers: [metricsRegistry],
+    }),
+);
+
+export const proofPoolQueueDepth = once(
+  'cts_proof_pool_queue_depth',
+  () =>
+    new Gauge({
+      name: 'cts_proof_pool_queue_depth',
+      help: 'Proof jobs waiting for a worker thread',
+      registers: [metricsRegistry],
+    }),
+);
+
+export const proofPoolBusyWorkers = once(
+  'cts_proof_pool_busy_workers',
+  () =>
+    new Gauge({
+      name: 'cts_proof_pool_busy_workers',
+      help: 'Proof worker threads busy now',
+      registers: [metricsRegistry],
+    }),
+);
