@@ -6,9 +6,16 @@ import { RUNTIME, type Runtime } from '@cts/platform';
 import { DataSource } from 'typeorm';
 import { CustodyKeyEntity } from './custody-key.entity';
 
-/** `transfers.custody_keys`: insert only, never replaced (losing a key loses the funds). */
+const CACHED_RECORDS = 10_000;
+
+/**
+ * `transfers.custody_keys`: insert only, never replaced (losing a key loses the funds). Rows are
+ * immutable, so found ones are kept in memory (still sealed): a transfer asks for them several times.
+ */
 @Injectable()
 export class TypeOrmCustodyKeyRepository implements CustodyKeyRepository {
+  private readonly cache = new Map<string, CustodyKeyRecord>();
+
   constructor(private readonly dataSource: DataSource) {}
 
   async save(record: CustodyKeyRecord): Promise<void> {
@@ -16,8 +23,21 @@ export class TypeOrmCustodyKeyRepository implements CustodyKeyRepository {
   }
 
   async find(accountId: string, environment: Environment): Promise<CustodyKeyRecord | undefined> {
+    const key = `${accountId}:${environment}`;
+    const cached = this.cache.get(key);
+    if (cached) {
+      return cached;
+    }
     const row = await this.dataSource.manager.findOneBy(CustodyKeyEntity, { accountId, environment });
-    return row ? { ...row, environment: row.environment as Environment } : undefined;
+    if (!row) {
+      return undefined;
+    }
+    const record = { ...row, environment: row.environment as Environment };
+    if (this.cache.size >= CACHED_RECORDS) {
+      this.cache.clear();
+    }
+    this.cache.set(key, record);
+    return record;
   }
 }
 

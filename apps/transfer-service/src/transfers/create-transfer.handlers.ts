@@ -77,7 +77,7 @@ export class CreateTransferHandlers {
     if (gate.kind !== 'proceed') {
       return gate.result;
     }
-    const draft = await this.draft(message, resolved.value, gate.transferId);
+    const draft = await this.draft(message, resolved.value, gate.transferId, amount);
     try {
       const settled = await this.settlement.settle(draft, amount, contextFrom(message));
       if (settled.kind === 'insufficient_balance') {
@@ -132,9 +132,8 @@ export class CreateTransferHandlers {
     return null;
   }
 
-  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved, transferId: string): Promise<TransferRecord> {
+  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved, transferId: string, amount: bigint): Promise<TransferRecord> {
     const request = message.payload;
-    const amount = this.openAmount(request) ?? 0n;
     const now = new Date();
     const recipientAccount: AccountParty | null = recipient.kind === 'account' ? recipient : null;
     const memo = request.sealed_memo === null ? null : utf8Decode(unseal(this.dataKey, request.sealed_memo, memoSealingContext(request.account_id)));
