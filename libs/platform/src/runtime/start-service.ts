@@ -138,10 +138,12 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
   return {
     name: definition.name,
     app,
-    // Stop taking work first (the consumer leaves its group after in-flight messages finish and
-    // offsets are committed), then flush the outbox, then release connections.
+    // Stop taking work first, then flush the outbox, then release connections.
     async close() {
       await stopLagSampling?.();
+      // The transport first: the consumer leaves its group once in-flight handlers finish and their
+      // offsets are committed. Only then do modules tear down what those handlers use (ledger, pool).
+      await server.close();
       await app.close();
       await commands?.close();
       await relay.stop();
