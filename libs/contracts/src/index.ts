@@ -11,3 +11,4 @@ export * from './agents';
 export * from './approvals';
 export * from './webhook-event-types';
 export * from './webhooks';
+export * from './event-schemas';
