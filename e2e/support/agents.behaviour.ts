@@ -116,4 +116,30 @@ export function agentsBehaviour(stack: () => StackUnderTest): void {
     expect(await send('9')).toMatchObject({ status: 200 });
     expect(await provenBalance(stack(), agentAccount)).toBe('76');
   }, 90_000);
+
+  it('counts the daily limit atomically under parallel transfers, releases failed ones, and checks assets and hours', async () => {
+    const { agentToken, agentAccount, owner, agent } = await ownerWithAgent({ daily_limit_usdc: 10, per_transaction_limit_usdc: 10 });
+    const merchant = await account(stack());
+    const send = (amount: string, asset = 'USDC') =>
+      http(stack().baseUrl, 'POST', '/v1/transfers', { token: agentToken, body: { to: merchant.account.handle, amount, asset } });
+    // Nothing funded yet: the transfer fails, and its reservation goes back.
+    expect(await send('8')).toMatchObject({ status: 402, body: { error: { code: 'insufficient_balance' } } });
+    await fund(stack(), agentAccount, '50');
+    expect(await send('1', 'SOL')).toMatchObject({ status: 403, body: { error: { code: 'policy_violation', reason: 'asset_not_allowed' } } });
+    const parallel = await Promise.all(Array.from({ length: 6 }, () => send('3')));
+    expect(parallel.map((r) => r.status).sort()).toEqual([200, 200, 200, 403, 403, 403]);
+    expect(parallel.filter((r) => r.status === 403).every((r) => (r.body as { error: { reason: string } }).error.reason === 'daily_limit_exceeded')).toBe(true);
+    expect(await send('1')).toMatchObject({ status: 200 });
+    expect(await send('1')).toMatchObject({ status: 403, body: { error: { reason: 'daily_limit_exceeded' } } });
+
+    const hour = new Date().getUTCHours();
+    const closed = `${String((hour + 2) % 24).padStart(2, '0')}:00-${String((hour + 3) % 24).padStart(2, '0')}:00`;
+    const patched = await http(stack().baseUrl, 'PATCH', `/v1/agents/${agent.account_id}/spend-policy`, {
+      token: owner.token,
+      body: { active_hours: closed, daily_limit_usdc: 100, per_transaction_limit_usdc: 100 },
+    });
+    expect(patched.status).toBe(200);
+    expect(await send('1')).toMatchObject({ status: 403, body: { error: { reason: 'outside_active_hours' } } });
+    expect(await provenBalance(stack(), agentAccount)).toBe('40');
+  }, 90_000);
 }
