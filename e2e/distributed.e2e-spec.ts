@@ -1,4 +1,5 @@
 import { agentsBehaviour } from './support/agents.behaviour';
+import { approvalsBehaviour } from './support/approvals.behaviour';
 import { createEnvelope } from '@cts/contracts';
 import { eventually, generateTestCertificates, HttpsReceiver, startAppProcess } from '@cts/testing';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,12 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
     running = await startDistributedStack({
       // The test receiver listens on 127.0.0.1 with a certificate of our own CA: trusted the
       // supported way, never by turning TLS verification off.
-      env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: join(caDir, 'ca.pem'), WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s' },
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        NODE_EXTRA_CA_CERTS: join(caDir, 'ca.pem'),
+        WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s',
+        APPROVAL_SWEEP_INTERVAL_MS: '1000',
+      },
     });
   }, 120_000);
 
@@ -39,6 +45,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   foundationBehaviour(stack);
   transfersBehaviour(stack);
   agentsBehaviour(stack);
+  approvalsBehaviour(stack, { expiry: true });
   webhooksBehaviour(stack, () => receiver);
   metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
 

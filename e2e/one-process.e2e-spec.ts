@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http } from './support/http';
 import { agentsBehaviour } from './support/agents.behaviour';
+import { approvalsBehaviour } from './support/approvals.behaviour';
 import { metricsBehaviour } from './support/metrics.behaviour';
 import { sdkQuickstartBehaviour } from './support/sdk-quickstart.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
@@ -72,6 +73,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   foundationBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   transfersBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   agentsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  approvalsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), { expiry: false });
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
 

@@ -48,6 +48,11 @@ export async function build(names = []) {
     const results = await Promise.all([...sourceFiles(srcRoot)].map((f) => compileFile(f, srcRoot, outRoot)));
     compiled += results.filter(Boolean).length;
   }
+  // The dashboard (static files the gateway serves) is bundled with the gateway.
+  if (names.length === 0 || names.includes('gateway')) {
+    const { buildDashboard } = await import('../apps/dashboard-ui/build.mjs');
+    compiled += (await buildDashboard()).modules;
+  }
   return compiled;
 }
 

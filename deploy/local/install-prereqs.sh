@@ -83,10 +83,23 @@ install_deploy_tools() {
   fi
 }
 
+# The dashboard e2e tests drive Debian's Chromium with playwright-core (it cannot download one).
+install_chromium() {
+  if [[ -x /usr/bin/chromium ]]; then
+    return
+  fi
+  [[ $(id -u) -eq 0 ]] || fail "chromium is missing and installing it needs root (apt-get install chromium)"
+  echo "install-prereqs: installing Debian's chromium"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium >/dev/null
+}
+
 install_redis_server
+install_chromium
 install_deploy_tools
 check_java
 check_maven
 check_node
 node "$script_dir/kafka.mjs" fetch >/dev/null
-echo "install-prereqs: ok (redis-server, helm, kubernetes-validate, check-jsonschema, java, mvn, Kafka jars)"
+echo "install-prereqs: ok (redis-server, chromium, helm, kubernetes-validate, check-jsonschema, java, mvn, Kafka jars)"

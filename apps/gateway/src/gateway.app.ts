@@ -9,6 +9,7 @@ import { assignRequestId } from './http/request-id.middleware';
 import { requestLogging } from './http/request-logging';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document';
 import { requestMetrics } from './http/request-metrics';
+import { securityHeaders } from './http/security-headers';
 
 export interface GatewayOptions extends GatewayTuning {
   port?: number;
@@ -41,6 +42,7 @@ export async function startGateway(
     app.disable('x-powered-by');
     app.use(assignRequestId);
     app.use(requestMetrics);
+    app.use(securityHeaders);
     app.use(requestLogging(logger));
     // JSON only: any other body is left unparsed and fails validation as "not a JSON object".
     app.useBodyParser('json', { limit: BODY_LIMIT });

@@ -15,6 +15,7 @@ import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminAccountsService } from './admin/admin-accounts.service';
 import { AdminGuard } from './admin/admin.guard';
 import { AgentTransactionsController } from './approvals/approvals.controller';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -47,6 +48,7 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   AdminAccountsController,
   WebhooksController,
   AgentTransactionsController,
+  DashboardController,
 ];
 
 /** What the gateway is built on; the OpenAPI document is built on in-memory stand-ins. */

@@ -1,0 +1,180 @@
+import { type Account, type CtsClient } from '@cts/sdk';
+import { Amounts } from '../crypto/amounts';
+import { byId, h, replaceChildren } from '../ui/dom';
+import { clearNotices, describeError, isUnauthorized, notify } from '../ui/notices';
+import { VIEWS, DEFAULT_VIEW } from '../views/views';
+import { renderSignIn } from '../views/sign-in.view';
+import { setUpUnlockDialog } from './unlock-dialog';
+import { PendingFeed } from './pending-feed';
+import { clientFor, environmentOf, forgetApiKey, type Session, storeApiKey, storedApiKey } from './session';
+import { type View, type ViewContext } from './view';
+
+interface Running {
+  session: Session;
+  client: CtsClient;
+  amounts: Amounts;
+  pending: PendingFeed;
+  view?: View;
+  viewName?: string;
+}
+
+function parseHash(hash: string): { name: string; path: string[]; query: URLSearchParams } | undefined {
+  if (!hash.startsWith('#/')) {
+    return undefined;
+  }
+  const [route, query = ''] = hash.slice(2).split('?');
+  const [name = '', ...path] = route.split('/').filter(Boolean).map(decodeURIComponent);
+  return { name, path, query: new URLSearchParams(query) };
+}
+
+/** The page: sign-in, then the signed-in shell (header, navigation, one view at a time). */
+export class DashboardApp {
+  private running: Running | undefined;
+  private readonly main = byId('main');
+  private readonly base = new URL(document.baseURI);
+
+  async start(): Promise<void> {
+    byId('sign-out-button').addEventListener('click', () => this.signOut());
+    setUpUnlockDialog(
+      () => this.running?.amounts,
+      () => this.onKeyChanged(),
+    );
+    window.addEventListener('hashchange', () => this.route(false));
+    const apiKey = storedApiKey();
+    if (!apiKey) {
+      this.showSignIn();
+      return;
+    }
+    try {
+      await this.signIn(apiKey, await clientFor(apiKey).me(), undefined);
+    } catch (error) {
+      this.signOut(isUnauthorized(error) ? 'Your API key was refused. Sign in again.' : describeError(error));
+    }
+  }
+
+  private showSignIn(message?: string): void {
+    byId('site-nav').hidden = true;
+    byId('account').hidden = true;
+    document.title = 'Sign in · Dashboard';
+    renderSignIn(this.main, message, (apiKey, account, decryptionKey) =>
+      this.signIn(apiKey, account, decryptionKey),
+    );
+  }
+
+  private async signIn(apiKey: string, account: Account, decryptionKey: string | undefined): Promise<void> {
+    const environment = environmentOf(apiKey) ?? 'test';
+    storeApiKey(apiKey);
+    const client = clientFor(apiKey);
+    const pending = new PendingFeed(client, (error) => this.fail(error));
+    this.running = {
+      session: { apiKey, environment, account },
+      client,
+      amounts: new Amounts(decryptionKey, this.base),
+      pending,
+    };
+    byId('account-handle').textContent = account.handle;
+    const badge = byId('account-environment');
+    badge.textContent = environment === 'test' ? 'Test mode' : 'Live';
+    badge.className = `environment environment-${environment}`;
+    byId('account').hidden = false;
+    byId('site-nav').hidden = false;
+    this.updateUnlockButton();
+    pending.subscribe((items) => {
+      const count = byId('pending-count');
+      count.hidden = items.length === 0;
+      count.textContent = items.length === 0 ? '' : `${items.length} pending`;
+    });
+    await pending.refresh();
+    if (!parseHash(location.hash)) {
+      const first = (pending.current?.length ?? 0) > 0 ? 'approvals' : DEFAULT_VIEW;
+      history.replaceState(null, '', `#/${first}`);
+    }
+    this.route(true);
+  }
+
+  private route(initial: boolean): void {
+    const running = this.running;
+    if (!running) {
+      return;
+    }
+    const parsed = parseHash(location.hash);
+    if (!parsed) {
+      return; // `#main` from the skip link: not a route.
+    }
+    const definition = VIEWS[parsed.name];
+    if (!definition) {
+      this.navigate(`#/${DEFAULT_VIEW}`);
+      return;
+    }
+    running.view?.dispose?.();
+    clearNotices();
+    for (const link of document.querySelectorAll<HTMLAnchorElement>('#site-nav a')) {
+      if (link.dataset.view === parsed.name) {
+        link.setAttribute('aria-current', 'page');
+      } else {
+        link.removeAttribute('aria-current');
+      }
+    }
+    document.title = `${definition.title} · Dashboard`;
+    const root = h('div', { class: 'view' });
+    replaceChildren(this.main, root);
+    const context: ViewContext = {
+      client: running.client,
+      session: running.session,
+      amounts: running.amounts,
+      pending: running.pending,
+      root,
+      path: parsed.path,
+      query: parsed.query,
+      navigate: (hash) => this.navigate(hash),
+      fail: (error) => this.fail(error),
+      signOut: (message) => this.signOut(message),
+    };
+    running.view = definition.render(context) ?? undefined;
+    running.viewName = parsed.name;
+    if (!initial) {
+      // A new screen: put keyboard and screen reader users at its heading.
+      this.main.querySelector<HTMLElement>('h1')?.focus();
+    }
+  }
+
+  private navigate(hash: string): void {
+    if (location.hash === hash) {
+      this.route(false);
+    } else {
+      location.hash = hash;
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (isUnauthorized(error)) {
+      this.signOut('The service refused your API key (revoked or expired). Sign in again.');
+      return;
+    }
+    notify(describeError(error), 'error');
+  }
+
+  private onKeyChanged(): void {
+    this.updateUnlockButton();
+    this.route(true);
+  }
+
+  private updateUnlockButton(): void {
+    const unlocked = this.running?.amounts.unlocked ?? false;
+    byId('unlock-button').textContent = unlocked ? 'Lock amounts' : 'Unlock amounts';
+  }
+
+  /** Forgets both keys, stops polling and drops every rendered secret. */
+  private signOut(message?: string): void {
+    forgetApiKey();
+    if (this.running) {
+      this.running.view?.dispose?.();
+      this.running.pending.stop();
+      this.running.amounts.setKey(undefined);
+      this.running = undefined;
+    }
+    history.replaceState(null, '', location.pathname);
+    clearNotices();
+    this.showSignIn(message);
+  }
+}
