@@ -5,7 +5,7 @@ import { http } from './support/http';
 import { account, fund, provenBalance } from './support/transfers.behaviour';
 
 // A killed consumer does not leave its group: a short session lets the restarted one take over sooner.
-const RECONCILE = { RECONCILE_AFTER_MS: '500', RECONCILE_GIVE_UP_MS: '3000', COMMAND_TIMEOUT_MS: '4000', KAFKA_SESSION_TIMEOUT_MS: '6000' };
+const RECONCILE = { RECONCILE_AFTER_MS: '500', RECONCILE_GIVE_UP_MS: '3000', COMMAND_TIMEOUT_MS: '10000', KAFKA_SESSION_TIMEOUT_MS: '6000' };
 
 async function waitForRow(client: Client, sql: string, params: unknown[], timeoutMs: number): Promise<Record<string, unknown> | null> {
   const deadline = Date.now() + timeoutMs;
