@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { metricsBehaviour } from './support/metrics.behaviour';
+import { OtlpCollector } from './support/otlp-collector';
+import { tracingBehaviour } from './support/tracing.behaviour';
 import { http, uniqueHandle } from './support/http';
 import { type DistributedStack, startDistributedStack } from './support/distributed-stack';
 import { transfersBehaviour } from './support/transfers.behaviour';
@@ -19,9 +21,11 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   const certificates = generateTestCertificates();
   const caDir = mkdtempSync(join(tmpdir(), 'cts-e2e-ca-'));
   const receiver = new HttpsReceiver(certificates);
+  const collector = new OtlpCollector();
 
   beforeAll(async () => {
     await receiver.start();
+    await collector.start();
     writeFileSync(join(caDir, 'ca.pem'), certificates.ca);
     running = await startDistributedStack({
       // The test receiver listens on 127.0.0.1 with a certificate of our own CA: trusted the
@@ -31,6 +35,8 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
         NODE_EXTRA_CA_CERTS: join(caDir, 'ca.pem'),
         WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s',
         APPROVAL_SWEEP_INTERVAL_MS: '1000',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_BSP_SCHEDULE_DELAY: '200',
       },
     });
   }, 120_000);
@@ -38,6 +44,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   afterAll(async () => {
     await running?.stop();
     await receiver.close();
+    await collector.close();
     rmSync(caDir, { recursive: true, force: true });
   }, 60_000);
 
@@ -47,6 +54,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   agentsBehaviour(stack);
   approvalsBehaviour(stack, { expiry: true });
   webhooksBehaviour(stack, () => receiver);
+  tracingBehaviour(stack, () => collector);
   metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
 
   it('dead-letters an invalid event to <topic>.dlq with the reason, never silently', async () => {

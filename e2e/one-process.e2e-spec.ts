@@ -8,6 +8,8 @@ import { http } from './support/http';
 import { agentsBehaviour } from './support/agents.behaviour';
 import { approvalsBehaviour } from './support/approvals.behaviour';
 import { metricsBehaviour } from './support/metrics.behaviour';
+import { OtlpCollector } from './support/otlp-collector';
+import { tracingBehaviour } from './support/tracing.behaviour';
 import { sdkQuickstartBehaviour } from './support/sdk-quickstart.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { account, fund, provenBalance, transfersBehaviour } from './support/transfers.behaviour';
@@ -18,9 +20,19 @@ interface OneProcess {
   output: string[];
 }
 
+const collector = new OtlpCollector();
+
 async function startOneProcess(dataDir: string): Promise<OneProcess> {
   const port = await findFreePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    CTS_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // Tracing on, to a stand-in collector (it is off by default).
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_BSP_SCHEDULE_DELAY: '200',
+  };
   delete env.DATABASE_URL;
   delete env.KAFKA_BROKERS;
   delete env.REDIS_URL;
@@ -52,6 +64,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   let adminToken: string;
 
   beforeAll(async () => {
+    await collector.start();
     running = await startOneProcess(dataDir);
     adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
   }, 120_000);
@@ -61,6 +74,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
       await stopOneProcess(running);
     }
     rmSync(dataDir, { recursive: true, force: true });
+    await collector.close();
   }, 60_000);
 
   it('prints its URL, where the admin token is, and an example', () => {
@@ -76,6 +90,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   approvalsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), { expiry: false });
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  tracingBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => collector);
 
   it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {
     const created = await account({ baseUrl: running.baseUrl, adminToken });

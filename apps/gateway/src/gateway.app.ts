@@ -9,6 +9,7 @@ import { assignRequestId } from './http/request-id.middleware';
 import { requestLogging } from './http/request-logging';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document';
 import { requestMetrics } from './http/request-metrics';
+import { requestTracing } from './http/request-tracing';
 import { securityHeaders } from './http/security-headers';
 
 export interface GatewayOptions extends GatewayTuning {
@@ -42,6 +43,7 @@ export async function startGateway(
     app.disable('x-powered-by');
     app.use(assignRequestId);
     app.use(requestMetrics);
+    app.use(requestTracing);
     app.use(securityHeaders);
     app.use(requestLogging(logger));
     // JSON only: any other body is left unparsed and fails validation as "not a JSON object".

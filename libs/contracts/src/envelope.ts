@@ -1,6 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { Environment } from './environment';
+import { currentTraceCarrier, TraceCarrier } from './trace-context';
+
+const withTrace = (carrier: TraceCarrier | undefined) => (carrier ? { trace: carrier } : {});
 
 /** The metadata every command, reply and event carries (ARCHITECTURE §3). */
 export const EnvelopeMeta = z.object({
@@ -12,6 +15,8 @@ export const EnvelopeMeta = z.object({
   causation_id: z.string().nullable(),
   environment: Environment.nullable(),
   account_id: z.string().nullable(),
+  /** W3C trace context of the cause, when tracing is on (OTEL_* variables). */
+  trace: TraceCarrier.optional(),
 });
 
 export type EnvelopeMeta = z.infer<typeof EnvelopeMeta>;
@@ -39,6 +44,7 @@ export function createEnvelope<P>(type: string, version: number, payload: P, con
     causation_id: context.causationId ?? null,
     environment: context.environment,
     account_id: context.accountId,
+    ...withTrace(currentTraceCarrier()),
     payload,
   };
 }

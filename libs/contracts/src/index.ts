@@ -12,3 +12,4 @@ export * from './approvals';
 export * from './webhook-event-types';
 export * from './webhooks';
 export * from './event-schemas';
+export * from './trace-context';

@@ -5,11 +5,13 @@ import {
   createEnvelope,
   envelopeSchema,
   fail,
+  inSpan,
   type MessageContext,
   type RequestOf,
   type ResponseOf,
   type Result,
   resultSchema,
+  SpanKind,
 } from '@cts/contracts';
 import { firstValueFrom, timeout } from 'rxjs';
 import { z } from 'zod';
@@ -40,6 +42,10 @@ export class CommandBus {
     context: MessageContext,
   ): Promise<Result<ResponseOf<C>>> {
     const request = contract.request.parse(payload) as RequestOf<C>;
+    return inSpan(`send ${contract.topic}`, { kind: SpanKind.CLIENT }, () => this.roundTrip(contract, request, context));
+  }
+
+  private async roundTrip<C extends CommandContract>(contract: C, request: RequestOf<C>, context: MessageContext): Promise<Result<ResponseOf<C>>> {
     const envelope = createEnvelope(contract.topic, contract.version, request, context);
     const timer = commandRoundTrip.startTimer({ topic: contract.topic });
     let raw: unknown;

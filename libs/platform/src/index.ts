@@ -13,3 +13,4 @@ export * from './runtime/run-main';
 export * from './runtime/command-transport';
 export * from './metrics/metrics.controller';
 export * from './metrics/consumer-lag';
+export * from './tracing/start-tracing';

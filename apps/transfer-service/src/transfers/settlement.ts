@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  inSpan,
   type MessageContext,
   TransferConfirmed,
   TransferFailed,
@@ -63,7 +64,9 @@ export class Settlement {
         await this.transfers.insert(draft, tx.manager);
         await tx.emit(TransferInitiated, draft.id, toTransferEvent(draft, this.publicAmount(draft, amount)), context);
       });
-      const transfer = await this.submit(ledger, draft, amount, context);
+      const transfer = await inSpan('ledger.settle', { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } }, () =>
+        this.submit(ledger, draft, amount, context),
+      );
       timer({ outcome: transfer.status });
       return { kind: 'settled', transfer };
     });

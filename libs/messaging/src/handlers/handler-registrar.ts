@@ -11,7 +11,9 @@ import {
   envelopeSchema,
   type EventContract,
   fail,
+  inSpan,
   type Result,
+  SpanKind,
 } from '@cts/contracts';
 import { randomUUID } from 'node:crypto';
 import { DeadLetters } from './dead-letters';
@@ -75,8 +77,11 @@ export class HandlerRegistrar {
       await this.deadLetters.send(contract.topic, consumer, data, parsed.error.message);
       return this.reply(contract, data, fail('invalid_message', `The ${contract.topic} message failed validation`));
     }
-    const result = await this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>);
-    return this.reply(contract, parsed.data, result);
+    return inSpan(`${consumer} ${contract.topic}`, { kind: SpanKind.SERVER, carrier: parsed.data.trace }, async (span) => {
+      const result = await this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>);
+      span.setAttribute('cts.outcome', result.ok ? 'ok' : result.error.code);
+      return this.reply(contract, parsed.data, result);
+    });
   }
 
   private async handleEvent(topic: string, handlers: Found<EventContract>[], data: unknown, consumer: string): Promise<void> {
@@ -95,7 +100,7 @@ export class HandlerRegistrar {
       return;
     }
     // A transient failure propagates: the transport redelivers, and the handler's inbox makes that safe.
-    await handler.method(parsed.data);
+    await inSpan(`${consumer} ${meta.data.type}`, { kind: SpanKind.CONSUMER, carrier: meta.data.trace }, () => handler.method(parsed.data));
   }
 
   private async run(topic: string, call: () => Promise<Result<unknown>>): Promise<Result<unknown>> {

@@ -1,3 +1,4 @@
+import { stopTracing } from '../tracing/start-tracing';
 import { type RunningApp } from './start-service';
 
 /**
@@ -16,6 +17,7 @@ export function runMain(start: () => Promise<RunningApp[]>, onStopped: () => Pro
         process.stderr.write(`${signal} received: shutting down\n`);
         Promise.all([...apps].reverse().map((app) => app.close()))
           .then(onStopped)
+          .then(stopTracing)
           .then(
             () => process.exit(0),
             (error: unknown) => {

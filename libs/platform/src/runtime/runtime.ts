@@ -7,6 +7,7 @@ import { CacheStore } from '../cache/cache-store';
 import { MemoryCacheStore } from '../cache/memory-cache.store';
 import { RedisCacheStore } from '../cache/redis-cache.store';
 import { createLogger, kafkaLogCreator } from '../logging/logger';
+import { startTracing, stopTracing } from '../tracing/start-tracing';
 
 /**
  * What differs between the two modes, decided once at start: the same modules are wired to these
@@ -28,6 +29,7 @@ export interface Runtime {
 }
 
 export async function createEmbeddedRuntime(config: AppConfig): Promise<Runtime> {
+  startTracing('cts');
   const postgres = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.CTS_DATA_DIR);
   const cache = new MemoryCacheStore();
   return {
@@ -38,7 +40,10 @@ export async function createEmbeddedRuntime(config: AppConfig): Promise<Runtime>
     bus: defaultInProcessBus(),
     logger: (name) => createLogger(name, config.LOG_LEVEL),
     createCache: () => cache,
-    stop: async () => postgres?.stop(),
+    stop: async () => {
+      await stopTracing();
+      await postgres?.stop();
+    },
   };
 }
 
@@ -47,6 +52,7 @@ export function createDistributedRuntime(config: AppConfig, clientId: string): R
     throw new Error('The distributed mode needs KAFKA_BROKERS');
   }
   const redisUrl = config.REDIS_URL;
+  startTracing(clientId);
   return {
     mode: 'distributed',
     config,
@@ -61,6 +67,6 @@ export function createDistributedRuntime(config: AppConfig, clientId: string): R
     },
     logger: (name) => createLogger(name, config.LOG_LEVEL),
     createCache: () => (redisUrl ? new RedisCacheStore(redisUrl) : new MemoryCacheStore()),
-    stop: () => Promise.resolve(),
+    stop: () => stopTracing(),
   };
 }
