@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
 import {
   connectInProcess,
@@ -17,13 +17,18 @@ import { ledgerTargetOf } from './ledger-config';
 
 /** One ledger per environment (test and live never share one), opened on first use. */
 @Injectable()
-export class Ledgers implements OnModuleDestroy {
+export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly opened = new Map<Environment, Promise<LedgerPort>>();
   private readonly runtimes: LocalLedgerRuntime[] = [];
   private pool: ProofPool | null = null;
   private sampler: NodeJS.Timeout | null = null;
 
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  /** Opened before the service takes work: the first request should not pay for a ledger start. */
+  async onApplicationBootstrap(): Promise<void> {
+    await Promise.all([this.of('test'), this.of('live')]);
+  }
 
   of(environment: Environment): Promise<LedgerPort> {
     let ledger = this.opened.get(environment);
