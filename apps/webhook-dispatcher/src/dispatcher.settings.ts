@@ -27,6 +27,8 @@ export interface WebhookDispatcherOptions {
   leaseMs?: number;
   /** Attempts in flight per replica; each holds a database connection (default 4). */
   maxConcurrentAttempts?: number;
+  /** Attempts in flight per endpoint (URL origin) per replica (default WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, else 2). */
+  maxInFlightPerEndpoint?: number;
   /** Last attempt no later than this after the first (default 24 h). */
   retryWindowMs?: number;
   /** How often the 30-day retention job runs (default 1 h). */
@@ -44,16 +46,38 @@ export interface DispatcherSettings {
   pollIntervalMs: number;
   leaseMs: number;
   maxConcurrentAttempts: number;
+  maxInFlightPerEndpoint: number;
   retentionIntervalMs: number;
   userAgent: string;
 }
 
 export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');
 
+export const DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT = 2;
+
+/**
+ * `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`: read from the environment here because AppConfig does not
+ * list it yet; a value that is not a positive integer stops the service at start, like the others.
+ */
+export function maxInFlightPerEndpoint(env: NodeJS.ProcessEnv): number {
+  const text = env.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT?.trim();
+  if (text === undefined || text === '') {
+    return DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT;
+  }
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(
+      `Invalid configuration: WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: "${text}" is not a positive integer`,
+    );
+  }
+  return value;
+}
+
 /** Resolved once at start: an invalid WEBHOOK_RETRY_SCHEDULE stops the service with its reason. */
 export function dispatcherSettings(
   config: AppConfig,
   options: WebhookDispatcherOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
 ): DispatcherSettings {
   return {
     clock: options.clock ?? systemClock,
@@ -70,6 +94,7 @@ export function dispatcherSettings(
     pollIntervalMs: options.pollIntervalMs ?? 1000,
     leaseMs: options.leaseMs ?? config.WEBHOOK_TIMEOUT_MS + 60_000,
     maxConcurrentAttempts: options.maxConcurrentAttempts ?? 4,
+    maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? maxInFlightPerEndpoint(env),
     retentionIntervalMs: options.retentionIntervalMs ?? 3_600_000,
     userAgent: 'cts-webhooks/1',
   };

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { RUNTIME, type Runtime } from '@cts/platform';
 import { DeliveryAttempter } from './attempts/delivery-attempter';
 import { DeliveryHandlers } from './deliveries/delivery.handlers';
+import { DeliveryLogRepository } from './deliveries/delivery-log.repository';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DeliveryScheduler } from './attempts/delivery-scheduler';
 import { WebhookHttpClient } from './attempts/webhook-http-client';
@@ -47,6 +48,7 @@ export class WebhooksModule {
         SubscriptionRepository,
         EventRepository,
         DeliveryRepository,
+        DeliveryLogRepository,
         DeliveryAttempter,
         DeliveryScheduler,
         EventIngestion,

@@ -53,11 +53,16 @@ export class FakeWebhookDispatcher {
       this.webhooks.delete(req.webhook_id);
       return ok({ webhook_id: req.webhook_id, deleted_at: new Date().toISOString() });
     });
-    this.on(ListWebhookDeliveries, (req) =>
-      this.find(req)
-        ? ok({ deliveries: [delivery(req.webhook_id, 'evt_listed')] })
-        : fail('webhook_not_found', 'No such webhook'),
-    );
+    this.on(ListWebhookDeliveries, (req) => {
+      if (!this.find(req)) {
+        return fail('webhook_not_found', 'No such webhook');
+      }
+      const log = this.log(req.webhook_id);
+      return ok({
+        deliveries: log.slice(req.offset, req.offset + req.limit),
+        has_more: log.length > req.offset + req.limit,
+      });
+    });
     this.on(ReplayWebhookEvent, (req) => {
       if (!this.find(req)) {
         return fail('webhook_not_found', 'No such webhook');
@@ -66,6 +71,38 @@ export class FakeWebhookDispatcher {
         ? ok(delivery(req.webhook_id, req.event_id))
         : fail('event_not_found', 'No such event');
     });
+  }
+
+  /** Three deliveries per webhook, newest first: one retried then delivered, one that got no answer, one new. */
+  private log(webhookId: string): WebhookDelivery[] {
+    const at = '2026-01-01T00:00:00.000Z';
+    const attempt = (n: number, code: number | null) => ({
+      attempt_number: n,
+      attempted_at: at,
+      duration_ms: 12,
+      response_status_code: code,
+      error: code === null ? ('timeout' as const) : null,
+    });
+    return [
+      delivery(webhookId, 'evt_listed_3'),
+      {
+        ...delivery(webhookId, 'evt_listed_2'),
+        attempt_count: 1,
+        response_status_code: null,
+        last_attempt_at: at,
+        attempts: [attempt(1, null)],
+      },
+      {
+        ...delivery(webhookId, 'evt_listed_1'),
+        status: 'succeeded',
+        attempt_count: 2,
+        retry_count: 1,
+        response_status_code: 200,
+        last_attempt_at: at,
+        next_attempt_at: null,
+        attempts: [attempt(1, 500), attempt(2, 200)],
+      },
+    ];
   }
 
   calls<C extends CommandContract>(contract: C): Envelope<RequestOf<C>>[] {
@@ -144,5 +181,7 @@ function delivery(webhookId: string, eventId: string): WebhookDelivery {
     last_attempt_at: null,
     next_attempt_at: new Date().toISOString(),
     created_at: new Date().toISOString(),
+    failure_reason: null,
+    attempts: [],
   };
 }

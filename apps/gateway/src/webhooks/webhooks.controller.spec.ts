@@ -15,7 +15,7 @@ import {
   type TestGateway,
 } from '../testing/test-gateway';
 import { FakeWebhookDispatcher } from './fake-webhook-dispatcher';
-import { type WebhookWithSecret } from './webhooks.schemas';
+import { type WebhookDeliveryList, type WebhookWithSecret } from './webhooks.schemas';
 
 describe('/v1/webhooks', () => {
   let gateway: TestGateway;
@@ -185,7 +185,7 @@ describe('/v1/webhooks', () => {
     expect(dispatcher.webhooks.has(bobs.webhook_id)).toBe(true);
   });
 
-  it('lists deliveries with a limit of 1..100, 20 by default', async () => {
+  it('lists deliveries with a limit of 1..100 (20 by default) and an offset (0 by default)', async () => {
     const hook = (
       await create(alice.keys.test.secret, {
         url: 'https://hooks.example.com/a',
@@ -196,30 +196,99 @@ describe('/v1/webhooks', () => {
 
     const res = await request(gateway.url).get(path).set(bearer(alice.keys.test.secret)).expect(200);
     await request(gateway.url).get(`${path}?limit=100`).set(bearer(alice.keys.test.secret)).expect(200);
-    for (const limit of ['0', '101', 'ten', '-1']) {
+    for (const [param, value] of [
+      ['limit', '0'],
+      ['limit', '101'],
+      ['limit', 'ten'],
+      ['limit', '-1'],
+      ['offset', '-1'],
+      ['offset', 'next'],
+      ['offset', '1.5'],
+    ]) {
       const bad = await request(gateway.url)
-        .get(`${path}?limit=${limit}`)
+        .get(`${path}?${param}=${value}`)
         .set(bearer(alice.keys.test.secret))
         .expect(400);
-      expect(bad.body.error).toMatchObject({ code: 'invalid_request', param: 'limit' });
+      expect(bad.body.error).toMatchObject({ code: 'invalid_request', param });
     }
     const unknownQuery = await request(gateway.url)
       .get(`${path}?page=2`)
       .set(bearer(alice.keys.test.secret))
       .expect(400);
 
-    expect(res.body).toEqual({
-      deliveries: [
-        expect.objectContaining({ webhook_id: hook.webhook_id, status: 'pending', retry_count: 0 }),
-      ],
+    expect(res.body).toMatchObject({ limit: 20, offset: 0, has_more: false });
+    expect(res.body.deliveries).toHaveLength(3);
+    expect(res.body.deliveries[0]).toMatchObject({
+      webhook_id: hook.webhook_id,
+      status: 'pending',
+      retry_count: 0,
     });
     expect(unknownQuery.body.error.param).toBe('page');
-    expect(dispatcher.calls(ListWebhookDeliveries).map((c) => c.payload.limit)).toEqual([20, 100]);
+    expect(dispatcher.calls(ListWebhookDeliveries).map((c) => [c.payload.limit, c.payload.offset])).toEqual([
+      [20, 0],
+      [100, 0],
+    ]);
     const missing = await request(gateway.url)
       .get('/v1/webhooks/wh_missing/deliveries')
       .set(bearer(alice.keys.test.secret))
       .expect(404);
     expect(missing.body.error.code).toBe('webhook_not_found');
+  });
+
+  it('pages through the delivery log with has_more, showing each attempt but no response body', async () => {
+    const hook = (
+      await create(alice.keys.test.secret, {
+        url: 'https://hooks.example.com/a',
+        events: ['transfer.confirmed'],
+      })
+    ).body as WebhookWithSecret;
+    const page = (query: string) =>
+      request(gateway.url)
+        .get(`/v1/webhooks/${hook.webhook_id}/deliveries?${query}`)
+        .set(bearer(alice.keys.test.secret))
+        .expect(200);
+
+    const first = await page('limit=2');
+    const second = await page('limit=2&offset=2');
+
+    const firstPage = first.body as WebhookDeliveryList;
+    expect(firstPage).toMatchObject({ limit: 2, offset: 0, has_more: true });
+    expect(firstPage.deliveries.map((d) => d.event_id)).toEqual(['evt_listed_3', 'evt_listed_2']);
+    expect(second.body).toMatchObject({ limit: 2, offset: 2, has_more: false });
+    expect(second.body.deliveries[0]).toEqual({
+      delivery_id: expect.stringMatching(/^dlv_/),
+      webhook_id: hook.webhook_id,
+      event_id: 'evt_listed_1',
+      event: 'transfer.confirmed',
+      status: 'succeeded',
+      attempt_count: 2,
+      retry_count: 1,
+      response_status_code: 200,
+      last_attempt_at: '2026-01-01T00:00:00.000Z',
+      next_attempt_at: null,
+      created_at: expect.any(String),
+      failure_reason: null,
+      attempts: [
+        {
+          attempt_number: 1,
+          attempted_at: '2026-01-01T00:00:00.000Z',
+          duration_ms: 12,
+          response_status_code: 500,
+          error: null,
+        },
+        {
+          attempt_number: 2,
+          attempted_at: '2026-01-01T00:00:00.000Z',
+          duration_ms: 12,
+          response_status_code: 200,
+          error: null,
+        },
+      ],
+    });
+    expect(firstPage.deliveries[1]?.attempts[0]).toMatchObject({
+      response_status_code: null,
+      error: 'timeout',
+    });
   });
 
   it('replays a stored event as a new delivery (202), 404 event_not_found otherwise', async () => {

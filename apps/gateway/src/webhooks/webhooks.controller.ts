@@ -23,6 +23,7 @@ import {
   CreateWebhookBody,
   EventIdParam,
   ListDeliveriesQuery,
+  type WebhookDeliveryList,
   WebhookDeliveryListSchema,
   WebhookDeliverySchema,
   WebhookIdParam,
@@ -95,7 +96,8 @@ export class WebhooksController {
 
   @Get(':webhook_id/deliveries')
   @ApiOperation({
-    summary: "A subscription's recent deliveries, newest first, with status codes and retry counts",
+    summary:
+      "A subscription's deliveries, newest first, paginated: each with its attempts (status code or network error, duration), retry count, next attempt and final state",
   })
   @ApiOkResponse({ description: 'The delivery log', standardSchema: WebhookDeliveryListSchema })
   @ApiQuery({
@@ -104,19 +106,27 @@ export class WebhooksController {
     description: 'Deliveries to return, newest first',
     schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
   })
+  @ApiQuery({
+    name: 'offset',
+    required: false,
+    description: 'Deliveries to skip, newest first',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  })
   @ApiErrors([404, 'webhook_not_found'])
   async deliveries(
     @CurrentCaller() caller: Caller,
     @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
     @Query({ schema: ListDeliveriesQuery }) query: ListDeliveriesQuery,
-  ) {
-    return unwrap(
+  ): Promise<WebhookDeliveryList> {
+    const { limit, offset } = query;
+    const page = unwrap(
       await this.commands.send(
         ListWebhookDeliveries,
-        { ...this.scope(caller), webhook_id: webhookId, limit: query.limit },
+        { ...this.scope(caller), webhook_id: webhookId, limit, offset },
         caller.context,
       ),
     );
+    return { deliveries: page.deliveries, limit, offset, has_more: page.has_more };
   }
 
   @Post(':webhook_id/replay/:event_id')

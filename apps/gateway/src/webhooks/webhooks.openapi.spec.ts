@@ -29,7 +29,18 @@ describe('OpenAPI document of the webhook routes', () => {
     );
     expect(paths['/v1/webhooks/{webhook_id}']?.delete?.responses).toHaveProperty('204');
     expect(paths['/v1/webhooks/{webhook_id}/deliveries']?.get?.parameters).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'limit', in: 'query' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'limit', in: 'query' }),
+        expect.objectContaining({ name: 'offset', in: 'query' }),
+      ]),
     );
+    expect(document.components?.schemas?.WebhookDeliveryList).toMatchObject({
+      required: expect.arrayContaining(['deliveries', 'limit', 'offset', 'has_more']),
+    });
+    const delivery = document.components?.schemas?.WebhookDelivery as { properties?: object } | undefined;
+    expect(Object.keys(delivery?.properties ?? {})).toEqual(
+      expect.arrayContaining(['attempts', 'failure_reason', 'retry_count', 'next_attempt_at']),
+    );
+    expect(JSON.stringify(delivery)).not.toContain('response_body');
   });
 });

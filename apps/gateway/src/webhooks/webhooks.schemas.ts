@@ -20,12 +20,18 @@ export const WebhookListSchema = z.object({ webhooks: z.array(WebhookSchema) }).
 export const WebhookDeliverySchema = WebhookDelivery.meta({
   id: 'WebhookDelivery',
   description:
-    'One event sent to one subscription, with its attempts so far (spec §2.7: status codes and retry counts)',
+    'One event sent to one subscription, with its attempts so far (spec §2.7: status codes and retry counts). Response bodies are kept truncated but never returned: they could hold secrets',
 });
 
 export const WebhookDeliveryListSchema = z
-  .object({ deliveries: z.array(WebhookDeliverySchema) })
+  .object({
+    deliveries: z.array(WebhookDeliverySchema),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    has_more: z.boolean().describe('More deliveries follow: ask again with `offset` + `limit`'),
+  })
   .meta({ id: 'WebhookDeliveryList' });
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
 
 export const CreateWebhookBody = z
   .object({
@@ -54,7 +60,7 @@ const Integer = (min: number, max: number, fallback: number) =>
     .default(fallback);
 
 export const ListDeliveriesQuery = z
-  .object({ limit: Integer(1, 100, 20) })
+  .object({ limit: Integer(1, 100, 20), offset: Integer(0, Number.MAX_SAFE_INTEGER, 0) })
   .strict()
   .meta({ id: 'ListWebhookDeliveriesQuery' });
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;

@@ -46,11 +46,15 @@ export class DeliveryAttempter {
       const outcome = await this.client.post(delivery.url, body, headers);
       const result = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);
       await this.deliveries.recordAttempt(delivery, attemptedAt, outcome, result, manager);
-      webhookAttempts.inc({ outcome: isSuccess(outcome) ? 'succeeded' : outcome.statusCode === null ? 'no_response' : 'failed' });
+      webhookAttempts.inc({
+        outcome: isSuccess(outcome) ? 'succeeded' : outcome.statusCode === null ? 'no_response' : 'failed',
+      });
       if (result.status !== 'succeeded') {
         this.logger.warn(
           `delivery ${delivery.id} attempt ${result.attemptCount} failed (${outcome.statusCode ?? outcome.error ?? 'no answer'}): ${
-            result.status === 'failed' ? 'giving up' : `next at ${result.nextAttemptAt?.toISOString()}`
+            result.status === 'failed'
+              ? `giving up (${result.failureReason})`
+              : `next at ${result.nextAttemptAt?.toISOString()}`
           }`,
         );
       }

@@ -9,18 +9,21 @@ import {
 import { randomUUID } from 'node:crypto';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { DeliveryAttempter } from './delivery-attempter';
+import { EndpointSlots } from './endpoint-slots';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { WebhookHttpClient } from './webhook-http-client';
 
 /**
- * Each replica polls for due attempts and claims at most as many as it has free slots; claims are
- * exclusive across replicas (`FOR … SKIP LOCKED` plus a lease). A new delivery kicks the loop so
- * its first attempt does not wait for the next poll.
+ * Each replica polls for due attempts and claims at most as many as it has free slots, and per
+ * endpoint at most `maxInFlightPerEndpoint` in flight (per replica), so a hanging receiver cannot
+ * take every slot; claims are exclusive across replicas (`FOR … SKIP LOCKED` plus a lease). A new
+ * delivery, and every attempt that ends, kicks the loop so due work does not wait for the next poll.
  */
 @Injectable()
 export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryScheduler.name);
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly endpoints: EndpointSlots;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private kicked = false;
@@ -31,7 +34,9 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
     private readonly attempter: DeliveryAttempter,
     private readonly client: WebhookHttpClient,
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
-  ) {}
+  ) {
+    this.endpoints = new EndpointSlots(settings.maxInFlightPerEndpoint);
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
@@ -67,8 +72,9 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
     const now = this.settings.clock.now();
     const token = randomUUID();
     const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
-    const claimed = await this.deliveries.claimDue(now, free, leaseUntil, token);
-    for (const id of claimed) {
+    const claimed = await this.deliveries.claimDue(now, free, leaseUntil, token, this.endpoints.room());
+    for (const { id, endpoint } of claimed) {
+      this.endpoints.acquire(endpoint);
       const attempt = this.attempter
         .attempt(id, token)
         .catch((error: unknown) =>
@@ -76,6 +82,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
         )
         .finally(() => {
           this.inFlight.delete(attempt);
+          this.endpoints.release(endpoint);
           this.kick();
         });
       this.inFlight.add(attempt);

@@ -261,6 +261,7 @@ describe('webhook retries running out (schedule 200ms,200ms, window 1 s)', () =>
       retry_count: 3,
       next_attempt_at: null,
       response_status_code: 500,
+      failure_reason: 'retries_exhausted',
     });
   }, 15_000);
 });

@@ -140,3 +140,66 @@ describe('nextAttemptAt', () => {
     ).toBeNull();
   });
 });
+
+describe('nextAttemptAt with a Retry-After', () => {
+  const policy: RetryPolicy = { delaysMs: [10 * S, M, 5 * M], windowMs: 24 * H, jitterRatio: 0.1 };
+  const t0 = new Date('2026-01-01T00:00:00.000Z');
+  const noJitter = () => 0.5;
+  const after = (attemptsMade: number, lastMs: number, notBeforeMs: number | null) =>
+    nextAttemptAt(
+      policy,
+      { attemptsMade, firstAttemptAt: t0, lastAttemptAt: new Date(t0.getTime() + lastMs) },
+      noJitter,
+      notBeforeMs === null ? null : new Date(t0.getTime() + notBeforeMs),
+    )?.getTime() ?? null;
+
+  it('waits as long as the receiver asks when that is later than the schedule', () => {
+    expect(after(1, 0, 2 * M)).toBe(t0.getTime() + 2 * M);
+  });
+
+  it('never comes back earlier than the schedule, however soon the receiver asks', () => {
+    expect(after(1, 0, 1 * S)).toBe(t0.getTime() + 10 * S);
+    expect(after(1, 0, -H)).toBe(t0.getTime() + 10 * S);
+  });
+
+  it('clamps a Retry-After beyond the window to one final try at its end', () => {
+    expect(after(1, 0, 48 * H)).toBe(t0.getTime() + 24 * H);
+    expect(after(3, 20 * H, 30 * H)).toBe(t0.getTime() + 24 * H);
+    expect(after(3, 20 * H, 23 * H)).toBe(t0.getTime() + 23 * H);
+  });
+
+  it('gives up once the window is over, whatever the receiver asks', () => {
+    expect(after(4, 24 * H, 25 * H)).toBeNull();
+  });
+
+  it('always lands between the scheduled time and the end of the window', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 24 * H - 1 }),
+        fc.integer({ min: -H, max: 48 * H }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attemptsMade, lastMs, notBeforeMs, r) => {
+          const history = {
+            attemptsMade,
+            firstAttemptAt: t0,
+            lastAttemptAt: new Date(t0.getTime() + lastMs),
+          };
+          const scheduled = nextAttemptAt(policy, history, () => r)?.getTime();
+          const honoured = nextAttemptAt(
+            policy,
+            history,
+            () => r,
+            new Date(t0.getTime() + notBeforeMs),
+          )?.getTime();
+          expect(scheduled).toBeDefined();
+          expect(honoured).toBeGreaterThanOrEqual(scheduled ?? Infinity);
+          expect(honoured).toBeGreaterThanOrEqual(
+            Math.min(t0.getTime() + notBeforeMs, t0.getTime() + 24 * H),
+          );
+          expect(honoured).toBeLessThanOrEqual(t0.getTime() + 24 * H);
+        },
+      ),
+    );
+  });
+});

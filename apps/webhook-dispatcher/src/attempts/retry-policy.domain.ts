@@ -59,21 +59,39 @@ export interface AttemptHistory {
   lastAttemptAt: Date;
 }
 
-/** When to try again after a failed attempt; null when the delivery has failed for good. */
+/**
+ * When to try again after a failed attempt; null when the delivery has failed for good.
+ * `notBefore` is what the receiver asked for (`Retry-After`): it can move the attempt later than
+ * the schedule but not earlier, and never past the window's end (clamped to it).
+ */
 export function nextAttemptAt(
   policy: RetryPolicy,
   history: AttemptHistory,
   random: () => number,
+  notBefore: Date | null = null,
 ): Date | null {
   const windowEnd = history.firstAttemptAt.getTime() + policy.windowMs;
+  const scheduled = scheduledAttemptAt(policy, history, windowEnd, random);
+  if (scheduled === null || notBefore === null) {
+    return scheduled === null ? null : new Date(scheduled);
+  }
+  return new Date(Math.min(Math.max(scheduled, notBefore.getTime()), windowEnd));
+}
+
+function scheduledAttemptAt(
+  policy: RetryPolicy,
+  history: AttemptHistory,
+  windowEnd: number,
+  random: () => number,
+): number | null {
   const last = history.lastAttemptAt.getTime();
   const delay = policy.delaysMs[history.attemptsMade - 1];
   if (delay !== undefined) {
     const at = last + jittered(delay, policy.jitterRatio, random);
     if (at < windowEnd) {
-      return new Date(at);
+      return at;
     }
   }
   // The schedule is used up, or its next step would overshoot: one last try at the window's end.
-  return last < windowEnd ? new Date(windowEnd) : null;
+  return last < windowEnd ? windowEnd : null;
 }

@@ -2,6 +2,7 @@ import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { type DestinationGuard } from '../ssrf/destination-guard';
 import { type AttemptOutcome, RESPONSE_BODY_LIMIT_BYTES, truncateResponseBody } from './attempt.domain';
+import { classifyRequestFailure, type RequestFailure } from './network-error.domain';
 
 export interface WebhookHttpClientOptions {
   timeoutMs: number;
@@ -14,21 +15,26 @@ export interface WebhookHttpClientOptions {
 }
 
 const ERROR_TEXT_LIMIT = 500;
+const RETRY_AFTER_LIMIT = 100;
 
-function describeError(error: unknown, timeoutMs: number): string {
+function failureOf(error: unknown): RequestFailure {
   const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
-  if (
-    err.name === 'TimeoutError' ||
-    err.name === 'AbortError' ||
-    err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    err.code === 'UND_ERR_CONNECT_TIMEOUT'
-  ) {
+  const cause = err.cause as { code?: string } | undefined;
+  return { name: err.name, code: err.code, causeCode: cause?.code, message: err.message ?? String(error) };
+}
+
+function describeFailure(failure: RequestFailure, timeoutMs: number): string {
+  if (classifyRequestFailure(failure) === 'timeout') {
     return `timeout: no response within ${timeoutMs} ms`;
   }
-  const cause = err.cause as { code?: string; message?: string } | undefined;
-  const code = err.code ?? cause?.code;
-  const message = err.message ?? String(error);
+  const code = failure.code ?? failure.causeCode;
+  const message = failure.message ?? '';
   return (code ? `${code}: ${message}` : message).slice(0, ERROR_TEXT_LIMIT);
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined ? null : text.slice(0, RETRY_AFTER_LIMIT);
 }
 
 /**
@@ -61,7 +67,14 @@ export class WebhookHttpClient {
     const elapsed = () => Math.round(performance.now() - started);
     const allowed = this.options.guard.checkStatic(url);
     if (!allowed.ok) {
-      return { statusCode: null, responseBody: null, error: `refused: ${allowed.message}`, durationMs: 0 };
+      return {
+        statusCode: null,
+        responseBody: null,
+        retryAfter: null,
+        errorCode: 'destination_refused',
+        error: `refused: ${allowed.message}`,
+        durationMs: 0,
+      };
     }
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     try {
@@ -76,12 +89,22 @@ export class WebhookHttpClient {
         reset: true,
       });
       const responseBody = await readLimited(response.body);
-      return { statusCode: response.statusCode, responseBody, error: null, durationMs: elapsed() };
+      return {
+        statusCode: response.statusCode,
+        responseBody,
+        retryAfter: headerText(response.headers['retry-after']),
+        errorCode: null,
+        error: null,
+        durationMs: elapsed(),
+      };
     } catch (error) {
+      const failure = failureOf(error);
       return {
         statusCode: null,
         responseBody: null,
-        error: describeError(error, this.options.timeoutMs),
+        retryAfter: null,
+        errorCode: classifyRequestFailure(failure),
+        error: describeFailure(failure, this.options.timeoutMs),
         durationMs: elapsed(),
       };
     }

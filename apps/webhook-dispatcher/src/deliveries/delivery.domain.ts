@@ -1,4 +1,9 @@
-import { type WebhookDelivery } from '@cts/contracts';
+import {
+  WebhookAttemptError,
+  type WebhookDelivery,
+  type WebhookDeliveryAttempt,
+  type WebhookFailureReason,
+} from '@cts/contracts';
 
 /**
  * `cancelled`: its subscription was deleted before it finished. Internal only: a deleted
@@ -17,10 +22,36 @@ export interface DeliveryState {
   lastAttemptAt: Date | null;
   lastStatusCode: number | null;
   nextAttemptAt: Date | null;
+  failureReason: WebhookFailureReason | null;
   createdAt: Date;
 }
 
-export function toDeliveryResource(delivery: DeliveryState): WebhookDelivery {
+/** One attempt as the log shows it: what came back, never the response body. */
+export interface AttemptRecord {
+  attemptNumber: number;
+  attemptedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  /** As stored; an unknown value (or none, on an old row) reads as `connection_error`. */
+  errorCode: string | null;
+}
+
+export function toAttemptResource(attempt: AttemptRecord): WebhookDeliveryAttempt {
+  const known = WebhookAttemptError.safeParse(attempt.errorCode);
+  return {
+    attempt_number: attempt.attemptNumber,
+    attempted_at: attempt.attemptedAt.toISOString(),
+    duration_ms: Math.max(0, Math.round(attempt.durationMs)),
+    response_status_code: attempt.statusCode,
+    error: attempt.statusCode !== null ? null : known.success ? known.data : 'connection_error',
+  };
+}
+
+/** `attempts` oldest first; a new delivery has none. */
+export function toDeliveryResource(
+  delivery: DeliveryState,
+  attempts: readonly AttemptRecord[] = [],
+): WebhookDelivery {
   return {
     delivery_id: delivery.id,
     webhook_id: delivery.subscriptionId,
@@ -34,5 +65,7 @@ export function toDeliveryResource(delivery: DeliveryState): WebhookDelivery {
     last_attempt_at: delivery.lastAttemptAt?.toISOString() ?? null,
     next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
     created_at: delivery.createdAt.toISOString(),
+    failure_reason: delivery.status === 'failed' ? delivery.failureReason : null,
+    attempts: [...attempts].sort((a, b) => a.attemptNumber - b.attemptNumber).map(toAttemptResource),
   };
 }

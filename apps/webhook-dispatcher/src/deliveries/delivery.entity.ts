@@ -49,6 +49,10 @@ export class DeliveryEntity {
   @Column({ type: 'timestamptz', name: 'next_attempt_at', nullable: true })
   nextAttemptAt!: Date | null;
 
+  /** Why a `failed` delivery stopped: `endpoint_gone` (410) or `retries_exhausted`. */
+  @Column({ type: 'text', name: 'failure_reason', nullable: true })
+  failureReason!: string | null;
+
   @Column({ type: 'uuid', name: 'lease_token', nullable: true })
   leaseToken!: string | null;
 
@@ -59,7 +63,10 @@ export class DeliveryEntity {
   createdAt!: Date;
 }
 
-/** One HTTP attempt of a delivery: status and at most 1 KB of the response body. */
+/**
+ * One HTTP attempt of a delivery: status (or why none came) and at most 1 KB of the response body,
+ * which stays here: the delivery log never returns it, as it could hold secrets.
+ */
 @Entity({ schema: 'webhooks', name: 'delivery_attempts' })
 export class DeliveryAttemptEntity {
   @PrimaryColumn({ type: 'uuid' })
@@ -89,6 +96,10 @@ export class DeliveryAttemptEntity {
 
   @Column({ type: 'text', name: 'response_body', nullable: true })
   responseBody!: string | null;
+
+  /** Stable code of `error` (`timeout`, `connection_refused`, `tls_error`, …): what the log shows. */
+  @Column({ type: 'text', name: 'error_code', nullable: true })
+  errorCode!: string | null;
 
   @Column({ type: 'text', nullable: true })
   error!: string | null;

@@ -19,6 +19,7 @@ import { buildWebhookPayload } from '../events/webhook-payload.domain';
 import { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
 import { toDeliveryResource } from './delivery.domain';
+import { DeliveryLogRepository } from './delivery-log.repository';
 import { DeliveryRepository } from './delivery.repository';
 import { newDelivery } from './new-delivery';
 
@@ -29,6 +30,7 @@ export class DeliveryHandlers {
     private readonly subscriptions: SubscriptionRepository,
     private readonly events: EventRepository,
     private readonly deliveries: DeliveryRepository,
+    private readonly log: DeliveryLogRepository,
     private readonly scheduler: DeliveryScheduler,
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
   ) {}
@@ -37,12 +39,15 @@ export class DeliveryHandlers {
   async list(
     message: Envelope<RequestOf<typeof ListWebhookDeliveries>>,
   ): Promise<Result<ResponseOf<typeof ListWebhookDeliveries>>> {
-    const { account_id, environment, webhook_id, limit } = message.payload;
+    const { account_id, environment, webhook_id, limit, offset } = message.payload;
     if (!(await this.subscriptions.findActive(account_id, environment, webhook_id))) {
       return fail('webhook_not_found', 'No such webhook');
     }
-    const deliveries = await this.deliveries.listForSubscription(webhook_id, limit);
-    return ok({ deliveries: deliveries.map(toDeliveryResource) });
+    const page = await this.log.page({ accountId: account_id, subscriptionId: webhook_id }, limit, offset);
+    return ok({
+      deliveries: page.deliveries.map(({ delivery, attempts }) => toDeliveryResource(delivery, attempts)),
+      has_more: page.hasMore,
+    });
   }
 
   /**
@@ -75,7 +80,7 @@ export class DeliveryHandlers {
     );
     this.scheduler.kick();
     return delivery
-      ? ok(toDeliveryResource(delivery))
+      ? ok(toDeliveryResource(delivery, []))
       : fail('internal_error', 'The delivery was not created');
   }
 }

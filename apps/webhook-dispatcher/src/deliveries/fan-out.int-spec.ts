@@ -288,6 +288,16 @@ describe('webhook fan-out and delivery to a real HTTPS receiver', () => {
       last_attempt_at: expect.any(String),
       next_attempt_at: null,
       created_at: expect.any(String),
+      failure_reason: null,
+      attempts: [
+        {
+          attempt_number: 1,
+          attempted_at: all[0]?.last_attempt_at,
+          duration_ms: expect.any(Number),
+          response_status_code: 204,
+          error: null,
+        },
+      ],
     });
   });
 

@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Envelope, newId } from '@cts/contracts';
 import { UnitOfWork } from '@cts/persistence';
 import { SERVICE_NAME } from '@cts/platform';
-import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
 import { newDelivery } from '../deliveries/new-delivery';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
@@ -24,7 +23,6 @@ export class EventIngestion {
     private readonly unitOfWork: UnitOfWork,
     private readonly events: EventRepository,
     private readonly subscriptions: SubscriptionRepository,
-    private readonly deliveries: DeliveryRepository,
     private readonly scheduler: DeliveryScheduler,
     @Inject(SERVICE_NAME) private readonly consumer: string,
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
@@ -53,7 +51,6 @@ export class EventIngestion {
         occurredAt: new Date(message.occurred_at),
         createdAt: now,
       };
-      await this.events.insert(stored, tx.manager);
       const subscriptions = await this.subscriptions.matching(
         stored.accountIds,
         environment,
@@ -68,7 +65,7 @@ export class EventIngestion {
         );
         return payload ? [newDelivery(subscription, stored, payload, now)] : [];
       });
-      await this.deliveries.insert(deliveries, tx.manager);
+      await this.events.insertWithDeliveries(stored, deliveries, tx.manager);
       return deliveries.length;
     });
     if (created > 0) {

@@ -1,5 +1,10 @@
 import { CreateWebhooksSchema1763700000000 } from './1763700000000-create-webhooks-schema';
 import { CreateWebhookTables1763800000000 } from './1763800000000-create-webhook-tables';
+import { WebhookEndpointLimitsAndLog1764200000000 } from './1764200000000-webhook-endpoint-limits-and-log';
 
 /** In order of application. A new migration is appended here. */
-export const migrations = [CreateWebhooksSchema1763700000000, CreateWebhookTables1763800000000];
+export const migrations = [
+  CreateWebhooksSchema1763700000000,
+  CreateWebhookTables1763800000000,
+  WebhookEndpointLimitsAndLog1764200000000,
+];

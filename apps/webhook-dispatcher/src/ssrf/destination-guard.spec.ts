@@ -76,4 +76,24 @@ describe('DestinationGuard', () => {
     const guard = new DestinationGuard(resolver({ 'dev.test': [{ address: '127.0.0.1', family: 4 }] }), true);
     expect(await lookup(guard, 'dev.test', {})).toEqual({ error: null, address: '127.0.0.1', family: 4 });
   });
+
+  it('fails a connection to a name that no longer resolves as a DNS error, not a refusal', async () => {
+    const guard = new DestinationGuard(resolver({}), false);
+
+    const result = await lookup(guard, 'vanished.example', {});
+
+    expect(result.error).not.toBeInstanceOf(BlockedDestinationError);
+    expect(result.error).toMatchObject({
+      code: 'ENOTFOUND',
+      message: expect.stringContaining('does not resolve'),
+    });
+  });
+
+  it('marks a refusal with the code the delivery log reads as destination_refused', async () => {
+    const guard = new DestinationGuard(
+      resolver({ 'meta.example': [{ address: '169.254.169.254', family: 4 }] }),
+      true,
+    );
+    expect((await lookup(guard, 'meta.example', {})).error).toMatchObject({ code: 'EWEBHOOKBLOCKED' });
+  });
 });

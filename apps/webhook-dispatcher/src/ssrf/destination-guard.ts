@@ -1,5 +1,6 @@
 import { type LookupAddress, promises as dns } from 'node:dns';
 import { type LookupFunction } from 'node:net';
+import { BLOCKED_CODE } from '../attempts/network-error.domain';
 import { checkResolvedAddresses, checkWebhookUrl, type UrlCheck } from './url-policy.domain';
 
 /** DNS: every address a host name resolves to. Injectable so tests can play a rebinding resolver. */
@@ -9,8 +10,11 @@ export const systemResolver: Resolver = (host) => dns.lookup(host, { all: true, 
 
 /** A connection refused by the SSRF rules: recorded on the attempt, never sent. */
 export class BlockedDestinationError extends Error {
-  readonly code = 'EWEBHOOKBLOCKED';
+  readonly code = BLOCKED_CODE;
 }
+
+type Resolution =
+  { ok: true; addresses: LookupAddress[] } | { ok: false; message: string; unresolved: boolean };
 
 /**
  * The SSRF rules with DNS: checked when a subscription is created, and again on every connection
@@ -30,7 +34,7 @@ export class DestinationGuard {
       return checked;
     }
     const resolved = await this.resolveChecked(checked.target.host);
-    return resolved.ok ? checked : resolved;
+    return resolved.ok ? checked : { ok: false, message: resolved.message };
   }
 
   /** The static rules only: IP literals never reach `lookup` (sockets skip DNS for them). */
@@ -42,7 +46,11 @@ export class DestinationGuard {
     this.resolveChecked(hostname).then(
       (result) => {
         if (!result.ok) {
-          callback(new BlockedDestinationError(result.message), '', 0);
+          // A name that does not resolve is a DNS failure, not a refusal: the log tells them apart.
+          const error = result.unresolved
+            ? Object.assign(new Error(result.message), { code: 'ENOTFOUND' })
+            : new BlockedDestinationError(result.message);
+          callback(error, '', 0);
           return;
         }
         const family = options.family === 4 || options.family === 6 ? options.family : undefined;
@@ -64,20 +72,18 @@ export class DestinationGuard {
     );
   };
 
-  private async resolveChecked(
-    host: string,
-  ): Promise<{ ok: true; addresses: LookupAddress[] } | { ok: false; message: string }> {
+  private async resolveChecked(host: string): Promise<Resolution> {
     let addresses: LookupAddress[];
     try {
       addresses = await this.resolve(host);
     } catch {
-      return { ok: false, message: `url host ${host} does not resolve` };
+      return { ok: false, message: `url host ${host} does not resolve`, unresolved: true };
     }
     const verdict = checkResolvedAddresses(
       host,
       addresses.map((a) => a.address),
       this.allowPrivateNetworks,
     );
-    return verdict.ok ? { ok: true, addresses } : verdict;
+    return verdict.ok ? { ok: true, addresses } : { ...verdict, unresolved: addresses.length === 0 };
   }
 }

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '@cts/contracts';
-import { checkEventTypes, toWebhookResource } from './subscription.domain';
+import { checkEventTypes, endpointOf, toWebhookResource } from './subscription.domain';
 
 describe('checkEventTypes', () => {
   it('accepts known types, dropping duplicates and keeping the order', () => {
@@ -41,5 +41,21 @@ describe('toWebhookResource', () => {
       events: ['transfer.confirmed'],
       created_at: '2026-01-01T00:00:00.000Z',
     });
+  });
+});
+
+describe('endpointOf', () => {
+  it.each([
+    ['https://Hooks.Example.com/a/b?c=d#e', 'https://hooks.example.com'],
+    ['https://hooks.example.com:443/x', 'https://hooks.example.com'],
+    ['https://hooks.example.com.:8443/x', 'https://hooks.example.com:8443'],
+    ['https://[::1]:8443/x', 'https://[::1]:8443'],
+  ])('%s is endpoint %s', (url, endpoint) => {
+    expect(endpointOf(url)).toBe(endpoint);
+  });
+
+  it('tells apart two ports of one host, and joins two paths of one origin', () => {
+    expect(endpointOf('https://a.example:8443/x')).not.toBe(endpointOf('https://a.example/x'));
+    expect(endpointOf('https://a.example/x')).toBe(endpointOf('https://a.example/y'));
   });
 });

@@ -44,5 +44,15 @@ export function toWebhookResource(subscription: SubscriptionState): WebhookSubsc
   };
 }
 
+/**
+ * The endpoint a URL delivers to, its origin (`https://host[:port]`, host lowercased, default port
+ * and a trailing dot dropped): what the per-endpoint limit on attempts in flight counts by.
+ */
+export function endpointOf(url: string): string {
+  const parsed = new URL(url);
+  parsed.hostname = parsed.hostname.replace(/\.$/, '');
+  return parsed.origin;
+}
+
 /** Associated data of a sealed secret: it opens only as the secret of this subscription. */
 export const secretSealingContext = (subscriptionId: string) => `webhook-secret:${subscriptionId}`;

@@ -16,6 +16,10 @@ export class SubscriptionEntity {
   @Column({ type: 'text' })
   url!: string;
 
+  /** The URL's origin (`https://host[:port]`): attempts in flight are limited per endpoint. */
+  @Column({ type: 'text' })
+  endpoint!: string;
+
   @Column({ type: 'text', array: true })
   events!: string[];
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Environment, type WebhookEventType } from '@cts/contracts';
 import { ArrayContains, DataSource, type EntityManager, In, IsNull } from 'typeorm';
-import { type SubscriptionState } from './subscription.domain';
+import { endpointOf, type SubscriptionState } from './subscription.domain';
 import { SubscriptionEntity } from './subscription.entity';
 
 const toState = (row: SubscriptionEntity): SubscriptionState => ({
@@ -23,7 +23,12 @@ export class SubscriptionRepository {
     secretSealed: string,
     manager: EntityManager,
   ): Promise<SubscriptionState> {
-    const row = manager.create(SubscriptionEntity, { ...subscription, secretSealed, deletedAt: null });
+    const row = manager.create(SubscriptionEntity, {
+      ...subscription,
+      endpoint: endpointOf(subscription.url),
+      secretSealed,
+      deletedAt: null,
+    });
     return toState(await manager.save(row));
   }
 

@@ -159,6 +159,24 @@ export class DispatcherHarness {
     return created.value;
   }
 
+  /** A subscription to any URL (the SSRF rules apply, private networks allowed). */
+  async subscribeUrl(
+    accountId: string,
+    url: string,
+    events: string[] = ['transfer.confirmed'],
+  ): Promise<WebhookSubscriptionWithSecret> {
+    const created = await createWebhook(this.commands, {
+      account_id: accountId,
+      environment: 'test',
+      url,
+      events,
+    });
+    if (!created.ok) {
+      throw new Error(`subscribe failed: ${created.error.message}`);
+    }
+    return created.value;
+  }
+
   publish<E extends EventContract>(
     contract: E,
     payload: PayloadOf<E>,
@@ -170,20 +188,24 @@ export class DispatcherHarness {
   }
 
   async deliveries(accountId: string, webhookId: string, limit?: number): Promise<WebhookDelivery[]> {
+    return (await this.deliveryPage(accountId, webhookId, limit === undefined ? {} : { limit })).deliveries;
+  }
+
+  /** One page of the delivery log, as the gateway would ask for it. */
+  async deliveryPage(
+    accountId: string,
+    webhookId: string,
+    page: { limit?: number; offset?: number } = {},
+  ): Promise<{ deliveries: WebhookDelivery[]; has_more: boolean }> {
     const listed = await this.commands.send(
       ListWebhookDeliveries,
-      {
-        account_id: accountId,
-        environment: 'test',
-        webhook_id: webhookId,
-        ...(limit === undefined ? {} : { limit }),
-      },
+      { account_id: accountId, environment: 'test', webhook_id: webhookId, ...page },
       testContext,
     );
     if (!listed.ok) {
       throw new Error(`listing deliveries failed: ${listed.error.message}`);
     }
-    return listed.value.deliveries;
+    return listed.value;
   }
 
   async close(): Promise<void> {

@@ -37,10 +37,15 @@ export const DeleteWebhook = defineCommand(
   z.object({ webhook_id: z.string(), deleted_at: z.iso.datetime() }),
 );
 
+/** Newest first, a page of `limit` after skipping `offset`; `has_more` when a later page exists. */
 export const ListWebhookDeliveries = defineCommand(
   CommandTopics.webhookDeliveries,
-  Scope.extend({ webhook_id: z.string(), limit: z.number().int().min(1).max(100).default(20) }),
-  z.object({ deliveries: z.array(WebhookDelivery) }),
+  Scope.extend({
+    webhook_id: z.string(),
+    limit: z.number().int().min(1).max(100).default(20),
+    offset: z.number().int().min(0).default(0),
+  }),
+  z.object({ deliveries: z.array(WebhookDelivery), has_more: z.boolean().default(false) }),
 );
 
 /** A new delivery of a stored event (kept 30 days) to one subscription. */

@@ -25,6 +25,35 @@ export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 export const WebhookDeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
 
+/**
+ * Why an attempt got no HTTP answer. `destination_refused`: the host resolved to an address the
+ * SSRF rules refuse (checked on every attempt), so nothing was sent.
+ */
+export const WebhookAttemptError = z.enum([
+  'timeout',
+  'dns_error',
+  'connection_refused',
+  'connection_error',
+  'tls_error',
+  'destination_refused',
+]);
+export type WebhookAttemptError = z.infer<typeof WebhookAttemptError>;
+
+/** Why a delivery stopped for good: the endpoint answered `410 Gone`, or the 24 h of retries ran out. */
+export const WebhookFailureReason = z.enum(['endpoint_gone', 'retries_exhausted']);
+export type WebhookFailureReason = z.infer<typeof WebhookFailureReason>;
+
+/** One HTTP attempt of a delivery. The response body is kept (truncated) but never returned: it could hold secrets. */
+export const WebhookDeliveryAttempt = z.object({
+  attempt_number: z.number().int().positive(),
+  attempted_at: Timestamp,
+  duration_ms: z.number().int().nonnegative(),
+  /** The receiver's HTTP status; null when no answer came (see `error`). */
+  response_status_code: z.number().int().nullable(),
+  error: WebhookAttemptError.nullable(),
+});
+export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttempt>;
+
 /** One entry of a subscription's delivery log (spec §2.7: status codes and retry counts). */
 export const WebhookDelivery = z.object({
   delivery_id: z.string(),
@@ -42,5 +71,10 @@ export const WebhookDelivery = z.object({
   /** When the next attempt is due; null once the delivery succeeded or failed. */
   next_attempt_at: Timestamp.nullable(),
   created_at: Timestamp,
+  // Added later: defaults keep a reply from a dispatcher that predates them readable.
+  /** Set once `status` is `failed`. */
+  failure_reason: WebhookFailureReason.nullable().default(null),
+  /** Every attempt so far, oldest first. */
+  attempts: z.array(WebhookDeliveryAttempt).default([]),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;

@@ -29,6 +29,8 @@ export const AppConfigSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: z.string().default('10s,1m,5m,30m,1h,2h,4h,8h'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+  /** Attempts in flight per endpoint (URL origin) per dispatcher replica. */
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().default(2),
   /** Local ledger state (both environments); default `<CTS_DATA_DIR>/ledger`. */
   LEDGER_STATE_DIR: z.string().optional(),
   /** Unset: the local ledger runs in this process. Set without LEDGER_ASSETS_*: a local ledger server. */

@@ -206,8 +206,8 @@ export class CtsClient {
     return this.body({ method: 'POST', path, ...options });
   }
 
-  deliveries(webhookId: string): Promise<WebhookDeliveryList> {
-    return this.body({ method: 'GET', path: `/v1/webhooks/${segment(webhookId)}/deliveries` });
+  deliveries(webhookId: string, page: { limit?: number; offset?: number } = {}): Promise<WebhookDeliveryList> {
+    return this.body({ method: 'GET', path: `/v1/webhooks/${segment(webhookId)}/deliveries`, query: { ...page } });
   }
 
   private async body<T>(request: ApiRequest): Promise<T> {

@@ -45,8 +45,23 @@ export interface WebhookDelivery {
   last_attempt_at?: string | null;
   next_attempt_at?: string | null;
   created_at?: string;
+  /** Why a delivery ended `failed`: `endpoint_gone` (410), `retries_exhausted`. */
+  failure_reason?: string | null;
+  attempts?: WebhookDeliveryAttempt[];
+}
+
+export interface WebhookDeliveryAttempt {
+  attempt_number: number;
+  attempted_at: string;
+  duration_ms: number;
+  response_status_code: number | null;
+  /** `timeout`, `dns_error`, `connection_refused`, `connection_error`, `tls_error`, `destination_refused`. */
+  error: string | null;
 }
 
 export interface WebhookDeliveryList {
   deliveries: WebhookDelivery[];
+  limit?: number;
+  offset?: number;
+  has_more?: boolean;
 }

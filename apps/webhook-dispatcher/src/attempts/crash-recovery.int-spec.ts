@@ -1,0 +1,135 @@
+import {
+  createTestDatabase,
+  eventually,
+  generateTestCertificates,
+  HttpsReceiver,
+  type TestDatabase,
+} from '@cts/testing';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { type DispatcherInstance, startDispatcher } from '../testing/dispatcher-harness';
+
+const repoRoot = join(__dirname, '../../../..');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const EVENTS = 3;
+const LEASE_MS = 3000;
+
+/** Starts the child dispatcher; resolves with it and its subscription once it has subscribed. */
+async function startChild(config: object): Promise<{ child: ChildProcess; webhookId: string }> {
+  const child = spawn(process.execPath, [join(__dirname, '../testing/children/dispatcher-child.cjs')], {
+    env: {
+      ...process.env,
+      DISPATCHER_CHILD_CONFIG: JSON.stringify(config),
+      // Room for the whole batch at once on one endpoint (read from the environment, as in production).
+      WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(EVENTS),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await eventually(() => {
+    expect(child.exitCode).toBeNull();
+    expect(output).toContain('webhook_id');
+  }, 30_000);
+  const { webhook_id } = JSON.parse(output.split('\n')[0] ?? '{}') as { webhook_id: string };
+  return { child, webhookId: webhook_id };
+}
+
+describe('a webhook-dispatcher killed mid-batch (a real process, SIGKILL)', () => {
+  const certificates = generateTestCertificates();
+  let db: TestDatabase;
+  let receiver: HttpsReceiver;
+  let child: ChildProcess | undefined;
+  let survivor: DispatcherInstance | undefined;
+
+  beforeAll(() => {
+    // The child runs the built dispatcher: bring dist/ up to date with the sources under test.
+    execFileSync(
+      process.execPath,
+      [
+        'tools/build.mjs',
+        'contracts',
+        'crypto',
+        'messaging',
+        'persistence',
+        'platform',
+        'testing',
+        'webhook-dispatcher',
+      ],
+      { cwd: repoRoot, stdio: 'ignore' },
+    );
+  }, 120_000);
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    receiver = await new HttpsReceiver(certificates).start();
+  });
+
+  afterEach(async () => {
+    child?.kill('SIGKILL');
+    await survivor?.service.close();
+    await receiver.close();
+    await db.drop();
+  });
+
+  it('loses nothing: each attempt in flight is made again once its lease expires, exactly once', async () => {
+    // The child's attempts reach the receiver and hang there (its timeout is 15 s); later ones succeed.
+    receiver.on('/crash', (_request, index) =>
+      index < EVENTS ? { status: 200, delayMs: 5000 } : { status: 200 },
+    );
+    const started = await startChild({
+      databaseUrl: db.url,
+      ca: certificates.ca,
+      url: receiver.url('/crash'),
+      events: EVENTS,
+      leaseMs: LEASE_MS,
+    });
+    child = started.child;
+    await eventually(() => expect(receiver.received('/crash')).toHaveLength(EVENTS), 15_000);
+
+    child.kill('SIGKILL');
+    const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    expect(signal).toBe('SIGKILL');
+
+    survivor = await startDispatcher(db, certificates, new Map());
+    const orphaned = await survivor.dataSource.query<
+      { status: string; attempt_count: number; lease_until: Date | null }[]
+    >(`SELECT status, attempt_count, lease_until FROM "webhooks"."deliveries" WHERE subscription_id = $1`, [
+      started.webhookId,
+    ]);
+    const [{ attempts }] = await survivor.dataSource.query<[{ attempts: number }]>(
+      `SELECT count(*)::int AS attempts FROM "webhooks"."delivery_attempts"`,
+    );
+    // The killed attempts left nothing but their leases: their transactions rolled back.
+    expect(orphaned).toHaveLength(EVENTS);
+    expect(orphaned.every((d) => d.status === 'pending' && d.attempt_count === 0 && d.lease_until)).toBe(
+      true,
+    );
+    expect(attempts).toBe(0);
+    const leaseEnd = Math.max(...orphaned.map((d) => d.lease_until?.getTime() ?? 0));
+
+    await eventually(() => expect(receiver.received('/crash')).toHaveLength(2 * EVENTS), 15_000);
+    await sleep(1000);
+
+    const requests = receiver.received('/crash');
+    expect(requests).toHaveLength(2 * EVENTS);
+    const perEvent = new Map<string, number>();
+    for (const request of requests) {
+      const id = String(request.headers['webhook-id']);
+      perEvent.set(id, (perEvent.get(id) ?? 0) + 1);
+    }
+    expect([...perEvent.values()]).toEqual(Array(EVENTS).fill(2));
+    for (const retried of requests.slice(EVENTS)) {
+      expect(retried.receivedAt).toBeGreaterThanOrEqual(leaseEnd - 50);
+    }
+    const after = await survivor.dataSource.query<
+      { status: string; attempt_count: number; attempts: number }[]
+    >(
+      `SELECT d.status, d.attempt_count, (SELECT count(*)::int FROM "webhooks"."delivery_attempts" a WHERE a.delivery_id = d.id) AS attempts
+       FROM "webhooks"."deliveries" d WHERE d.subscription_id = $1`,
+      [started.webhookId],
+    );
+    expect(after).toEqual(Array(EVENTS).fill({ status: 'succeeded', attempt_count: 1, attempts: 1 }));
+  }, 60_000);
+});

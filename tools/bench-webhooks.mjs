@@ -1,0 +1,287 @@
+// `node tools/bench-webhooks.mjs [--deliveries 300] [--concurrency 4]`: webhook deliveries per second
+// through the real webhook-dispatcher with signing and persistence on, next to a bare undici POST loop
+// to the same local HTTPS receiver with the same concurrency, measured in the same run.
+//
+// - end to end: events published on the in-process bus as an outbox relay would, each consumed
+//   (inbox, stored event, fan-out to a delivery), claimed, signed, POSTed and recorded in PostgreSQL;
+// - delivery stage: the same for a backlog ingested beforehand (claim → sign → POST → record only),
+//   as after a receiver outage; ingestion is one sequential consumer per topic, like a partition.
+// The dispatcher opens a new connection per attempt (so DNS and the SSRF rules are checked every time),
+// so the bare loop runs twice: with that same connection policy (the reference for the ratios) and
+// with keep-alive. PostgreSQL: a throwaway embedded server, or a throwaway database beside DATABASE_URL.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { parseArgs } from 'node:util';
+import { build } from './build.mjs';
+import { repoRoot } from './projects.mjs';
+
+const { values } = parseArgs({
+  options: { deliveries: { type: 'string', default: '300' }, concurrency: { type: 'string', default: '4' } },
+});
+const deliveries = Number(values.deliveries);
+const concurrency = Number(values.concurrency);
+if (!(deliveries > 0 && concurrency > 0)) {
+  console.error('usage: node tools/bench-webhooks.mjs [--deliveries 300] [--concurrency 4]');
+  process.exit(2);
+}
+const WARMUP = Math.min(50, deliveries);
+const TARGET = 0.5;
+
+await build(['contracts', 'crypto', 'messaging', 'persistence', 'platform', 'testing', 'webhook-dispatcher']);
+const require = createRequire(import.meta.url);
+const dist = (path) => require(join(repoRoot, 'dist', path));
+const { startEmbeddedPostgres } = dist('libs/persistence');
+const { TransferConfirmed } = dist('libs/contracts');
+const { generateTestCertificates, inProcessCommandBus, inProcessTestRuntime } = dist('libs/testing');
+const { start } = dist('apps/webhook-dispatcher/webhook-dispatcher.js');
+const { createWebhook } = dist('apps/webhook-dispatcher/testing/dispatcher-harness.js');
+const { eventEnvelope, publishEvent, senderParty, transferPayload } = dist(
+  'apps/webhook-dispatcher/testing/event-factories.js',
+);
+const { Agent, request } = require('undici');
+const { Client } = require('pg');
+const { DataSource } = require('typeorm');
+
+/** A throwaway database: on an embedded server, or beside DATABASE_URL (dropped afterwards). */
+async function throwawayDatabase() {
+  if (!process.env.DATABASE_URL) {
+    const dir = mkdtempSync(join(tmpdir(), 'cts-bench-webhooks-'));
+    const pg = await startEmbeddedPostgres(dir);
+    return {
+      url: pg.url,
+      drop: async () => {
+        await pg.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const server = new URL(process.env.DATABASE_URL);
+  const name = `cts_bench_webhooks_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql) => {
+    const client = new Client({ connectionString: server.toString() });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** A local HTTPS receiver answering 204 at once, counting what it received per path. */
+async function startReceiver(certificates) {
+  const counts = new Map();
+  const server = createServer({ key: certificates.key, cert: certificates.cert }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      counts.set(req.url, (counts.get(req.url) ?? 0) + 1);
+      res.writeHead(204);
+      res.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: (path) => `https://127.0.0.1:${port}${path}`,
+    count: (path) => counts.get(path) ?? 0,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function publish(bus, count, tag) {
+  for (let i = 0; i < count; i += 1) {
+    const payload = transferPayload({
+      transfer_id: `tr_${tag}_${i}`,
+      sender: senderParty('acct_bench', '@bench'),
+    });
+    publishEvent(bus, TransferConfirmed, eventEnvelope(TransferConfirmed, payload));
+  }
+}
+
+/** Resolves once the receiver has `total` deliveries and PostgreSQL records them all as succeeded. */
+async function delivered(receiver, dataSource, total) {
+  const deadline = Date.now() + 120_000;
+  const check = (done) => {
+    if (Date.now() > deadline) throw new Error(`only ${done} of ${total} delivered`);
+  };
+  while (receiver.count('/dispatcher') < total) {
+    check(receiver.count('/dispatcher'));
+    await sleep(2);
+  }
+  for (;;) {
+    const [{ done }] = await dataSource.query(
+      `SELECT count(*)::int AS done FROM "webhooks"."deliveries" WHERE status = 'succeeded'`,
+    );
+    if (done >= total) return;
+    check(done);
+    await sleep(5);
+  }
+}
+
+const rate = (count, started) => {
+  const seconds = (performance.now() - started) / 1000;
+  return { deliveries: count, seconds, perSecond: count / seconds };
+};
+
+/** `count` POSTs of `body` by `concurrency` workers, one request at a time each. */
+async function bareLoop(url, body, ca, count, keepAlive) {
+  const agent = new Agent({ connect: { secureContext: createSecureContext({ ca }) } });
+  const headers = { 'content-type': 'application/json', 'user-agent': 'bench' };
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next += 1;
+        const response = await request(url, {
+          method: 'POST',
+          headers,
+          body,
+          dispatcher: agent,
+          reset: !keepAlive,
+        });
+        await response.body.dump();
+        if (response.statusCode !== 204) throw new Error(`bare POST: ${response.statusCode}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return { deliveries: count, seconds, perSecond: count / seconds };
+}
+
+const certificates = generateTestCertificates();
+const receiver = await startReceiver(certificates);
+const db = await throwawayDatabase();
+let service;
+try {
+  const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT_MS: '10000', LOG_LEVEL: 'warn' };
+  // One endpoint: let it use every slot, so the limit is the replica's concurrency, as in the bare loop.
+  const options = {
+    extraCa: certificates.ca,
+    maxConcurrentAttempts: concurrency,
+    maxInFlightPerEndpoint: concurrency,
+  };
+  const startDispatcher = async (overrides = {}) => {
+    const runtime = inProcessTestRuntime(db.url, env);
+    service = await start(runtime, { ...options, ...overrides });
+    return {
+      bus: runtime.bus,
+      dataSource: service.app.get(DataSource),
+      commands: inProcessCommandBus(runtime.bus),
+    };
+  };
+  let dispatcher = await startDispatcher();
+  const created = await createWebhook(dispatcher.commands, {
+    account_id: 'acct_bench',
+    environment: 'test',
+    url: receiver.url('/dispatcher'),
+    events: ['transfer.confirmed'],
+  });
+  if (!created.ok) throw new Error(`subscribing failed: ${created.error.message}`);
+  const sample = JSON.stringify({
+    event_id: 'evt_bench',
+    event: 'transfer.confirmed',
+    account: '@bench',
+    timestamp: new Date().toISOString(),
+    ...transferPayload(),
+  });
+
+  console.log(
+    `${deliveries} webhook deliveries, concurrency ${concurrency}, ${availableParallelism()} cores, ` +
+      `PostgreSQL ${process.env.DATABASE_URL ? 'beside DATABASE_URL' : 'embedded'}\n`,
+  );
+  let total = 0;
+  publish(dispatcher.bus, WARMUP, 'warmup');
+  await delivered(receiver, dispatcher.dataSource, (total += WARMUP));
+  await bareLoop(receiver.url('/warmup'), sample, certificates.ca, 2 * WARMUP, false);
+
+  // The bare loop runs before and after the dispatcher phases; their mean is the reference (a busy
+  // machine changes speed within a run).
+  const bareBefore = await bareLoop(receiver.url('/bare'), sample, certificates.ca, deliveries, false);
+  let started = performance.now();
+  publish(dispatcher.bus, deliveries, 'run');
+  await delivered(receiver, dispatcher.dataSource, (total += deliveries));
+  const endToEnd = rate(deliveries, started);
+
+  // A backlog: ingested by a replica that makes no attempts, then drained by a normal one.
+  await service.close();
+  dispatcher = await startDispatcher({ maxConcurrentAttempts: 0 });
+  publish(dispatcher.bus, deliveries, 'backlog');
+  await dispatcher.bus.drain();
+  await service.close();
+  started = performance.now();
+  dispatcher = await startDispatcher();
+  await delivered(receiver, dispatcher.dataSource, (total += deliveries));
+  const deliveryStage = rate(deliveries, started);
+
+  const bareAfter = await bareLoop(receiver.url('/bare'), sample, certificates.ca, deliveries, false);
+  const bare = {
+    deliveries: 2 * deliveries,
+    seconds: bareBefore.seconds + bareAfter.seconds,
+    perSecond: (2 * deliveries) / (bareBefore.seconds + bareAfter.seconds),
+  };
+  const bareKeepAlive = await bareLoop(
+    receiver.url('/bare-keepalive'),
+    sample,
+    certificates.ca,
+    deliveries,
+    true,
+  );
+  if (receiver.count('/dispatcher') !== total) {
+    throw new Error(
+      `the receiver got ${receiver.count('/dispatcher')} deliveries, expected ${total} (once each)`,
+    );
+  }
+  const ratio = endToEnd.perSecond / bare.perSecond;
+  const deliveryStageRatio = deliveryStage.perSecond / bare.perSecond;
+  const line = (name, r, note) =>
+    console.log(
+      `${name.padEnd(26)} ${r.perSecond.toFixed(1).padStart(8)} deliveries/s  (${r.seconds.toFixed(2)} s${note})`,
+    );
+  line('dispatcher, end to end', endToEnd, ': bus → inbox → fan-out → sign → POST → record');
+  line('dispatcher, delivery stage', deliveryStage, ': backlog → claim → sign → POST → record');
+  line(
+    'bare undici',
+    bare,
+    `, new TLS connection per POST, as the dispatcher; ${bareBefore.perSecond.toFixed(0)} before, ${bareAfter.perSecond.toFixed(0)} after`,
+  );
+  line('bare undici, keep-alive', bareKeepAlive, ', one connection per worker');
+  console.log(
+    `ratio                      ${ratio.toFixed(2)} end to end, ${deliveryStageRatio.toFixed(2)} delivery stage × bare ` +
+      `(target ≥ ${TARGET}); ${(endToEnd.perSecond / bareKeepAlive.perSecond).toFixed(2)} end to end × keep-alive`,
+  );
+  console.log(
+    JSON.stringify({
+      deliveries,
+      concurrency,
+      cores: availableParallelism(),
+      endToEnd,
+      deliveryStage,
+      bare,
+      bareBefore,
+      bareAfter,
+      bareKeepAlive,
+      ratio,
+      deliveryStageRatio,
+      keepAliveRatio: endToEnd.perSecond / bareKeepAlive.perSecond,
+      target: TARGET,
+      met: ratio >= TARGET,
+    }),
+  );
+} finally {
+  await service?.close();
+  await receiver.close();
+  await db.drop();
+}
