@@ -64,8 +64,8 @@ export interface PendingApproval {
   to: string;
   requested_at: string;
   expires_at: string;
-  encrypted_amount?: string;
-  asset?: string;
+  encrypted_amount: string;
+  asset: string;
 }
 
 export interface PendingApprovalList {
