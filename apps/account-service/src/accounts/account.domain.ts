@@ -1,4 +1,11 @@
-import { type Account, type AccountType, type Environment, type KycStatus } from '@cts/contracts';
+import {
+  type Account,
+  type AccountType,
+  ANY_HANDLE_PATTERN,
+  DOMAIN_PATTERN,
+  type Environment,
+  type KycStatus,
+} from '@cts/contracts';
 
 export interface AccountState {
   id: string;
@@ -36,8 +43,6 @@ export type RecipientReference =
   | { kind: 'address'; address: string }
   | { kind: 'invalid' };
 
-const HANDLE = /^@[a-z0-9_]{3,30}(\/[a-z0-9_-]{1,32})?$/;
-const DOMAIN = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /** Reads the `to` of a transfer (spec §4.1): handles and domains case-insensitively, addresses as written. */
@@ -45,10 +50,10 @@ export function parseRecipient(to: string): RecipientReference {
   const trimmed = to.trim();
   const lower = trimmed.toLowerCase();
   if (lower.startsWith('@')) {
-    return HANDLE.test(lower) ? { kind: 'handle', handle: lower } : { kind: 'invalid' };
+    return ANY_HANDLE_PATTERN.test(lower) ? { kind: 'handle', handle: lower } : { kind: 'invalid' };
   }
   if (BASE58_ADDRESS.test(trimmed) && !trimmed.includes('.')) {
     return { kind: 'address', address: trimmed };
   }
-  return DOMAIN.test(lower) ? { kind: 'domain', domain: lower } : { kind: 'invalid' };
+  return DOMAIN_PATTERN.test(lower) ? { kind: 'domain', domain: lower } : { kind: 'invalid' };
 }

@@ -15,7 +15,7 @@ import {
 import { OnCommand } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
 import { SERVICE_NAME } from '@cts/platform';
-import { isUniqueViolation } from '../persistence-errors';
+import { isUniqueViolation } from '@cts/persistence';
 import { validateNewPolicy } from '../policies/policy-validation.domain';
 import { SpendPolicyRepository } from '../policies/spend-policy.repository';
 import { agentHandleFor, agentRef, canOwnAgents, ownerRef, toAgentResource } from './agent.domain';

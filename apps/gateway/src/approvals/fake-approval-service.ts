@@ -1,31 +1,23 @@
 import {
   type AgentTransactionResource,
   ApproveAgentTransaction,
-  type CommandContract,
-  contextFrom,
-  createEnvelope,
-  type Envelope,
-  envelopeSchema,
-  type ErrorBody,
   ListPendingApprovals,
   ok,
   RejectAgentTransaction,
-  type RequestOf,
-  type ResponseOf,
   type Result,
 } from '@cts/contracts';
 import { type InProcessBus } from '@cts/messaging';
+import { FakeService } from '../testing/fake-service';
 
 /**
  * An in-memory approval-service on an in-process bus, for the gateway's tests: it records what it
  * is asked and answers from `transactions`, or with the next queued failure.
  */
-export class FakeApprovalService {
-  readonly received: Envelope[] = [];
+export class FakeApprovalService extends FakeService {
   readonly transactions = new Map<string, AgentTransactionResource>();
-  private readonly failures = new Map<string, ErrorBody>();
 
-  constructor(private readonly bus: InProcessBus) {
+  constructor(bus: InProcessBus) {
+    super(bus);
     this.on(ListPendingApprovals, () =>
       ok({
         pending: [
@@ -45,14 +37,6 @@ export class FakeApprovalService {
     this.on(RejectAgentTransaction, (req) => this.decided(req.transaction_id, 'rejected'));
   }
 
-  calls<C extends CommandContract>(contract: C): Envelope<RequestOf<C>>[] {
-    return this.received.filter((e): e is Envelope<RequestOf<C>> => e.type === contract.topic);
-  }
-
-  failNext(contract: CommandContract, error: ErrorBody): void {
-    this.failures.set(contract.topic, error);
-  }
-
   private decided(id: string, status: 'approved' | 'rejected'): Result<AgentTransactionResource> {
     return ok({
       transaction_id: id,
@@ -64,22 +48,6 @@ export class FakeApprovalService {
       expires_at: '2030-01-01T01:00:00.000Z',
       decided_at: '2030-01-01T00:10:00.000Z',
       transfer_id: status === 'approved' ? 'tr_settled' : null,
-    });
-  }
-
-  private on<C extends CommandContract>(
-    contract: C,
-    handler: (request: RequestOf<C>) => Result<ResponseOf<C>>,
-  ): void {
-    this.bus.registerCommand(contract.topic, (data) => {
-      const envelope = envelopeSchema(contract.request).parse(data) as Envelope<RequestOf<C>>;
-      this.received.push(envelope);
-      const failure = this.failures.get(contract.topic);
-      this.failures.delete(contract.topic);
-      const result = failure ? { ok: false as const, error: failure } : handler(envelope.payload);
-      return Promise.resolve(
-        createEnvelope(`${contract.topic}.reply`, contract.version, result, contextFrom(envelope)),
-      );
     });
   }
 }

@@ -3,14 +3,8 @@ import {
   AddVerifiedDomain,
   type ApiKey,
   AuthenticateApiKey,
-  type CommandContract,
-  contextFrom,
   CreateAccount,
   CreateApiKey,
-  createEnvelope,
-  type Envelope,
-  envelopeSchema,
-  type ErrorBody,
   fail,
   GetAccount,
   GetKeyTotals,
@@ -27,6 +21,7 @@ import {
 } from '@cts/contracts';
 import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { type InProcessBus } from '@cts/messaging';
+import { FakeService } from './fake-service';
 
 /** What the fake hands out as every new account's `decryption_key` (encrypted on the way, as for real). */
 export const FAKE_DECRYPTION_KEY = 'dk1_fake-decryption-key-for-gateway-tests';
@@ -37,23 +32,17 @@ interface StoredKey {
   hash: string;
 }
 
-type Handler<C extends CommandContract> = (
-  request: RequestOf<C>,
-  envelope: Envelope<RequestOf<C>>,
-) => Result<ResponseOf<C>>;
 
 /**
  * An in-memory account-service on an in-process bus, for the gateway's tests: real envelopes and
  * contracts, plus hooks to hold a reply (concurrency) or fail the next call of a topic.
  */
-export class FakeAccountService {
+export class FakeAccountService extends FakeService {
   readonly accounts = new Map<string, Account>();
   readonly keys = new Map<string, StoredKey>();
-  readonly received: Envelope[] = [];
-  private readonly holds = new Map<string, Promise<void>>();
-  private readonly failures = new Map<string, ErrorBody>();
 
-  constructor(private readonly bus: InProcessBus) {
+  constructor(bus: InProcessBus) {
+    super(bus);
     this.on(CreateAccount, (req) => this.createAccount(req));
     this.on(GetAccount, (req) => this.account(req.account_id));
     this.on(SetKycStatus, (req) => this.update(req.account_id, { kyc_status: req.kyc_status }));
@@ -86,20 +75,6 @@ export class FakeAccountService {
     this.on(GetKeyTotals, () => ok({ totals: [] }));
   }
 
-  /** Calls of one topic, in order. */
-  calls<C extends CommandContract>(contract: C): Envelope<RequestOf<C>>[] {
-    return this.received.filter((e): e is Envelope<RequestOf<C>> => e.type === contract.topic);
-  }
-
-  /** Replies to `topic` (computed at once) are delivered only once `release` resolves. */
-  hold(contract: CommandContract, release: Promise<void>): void {
-    this.holds.set(contract.topic, release);
-  }
-
-  failNext(contract: CommandContract, error: ErrorBody): void {
-    this.failures.set(contract.topic, error);
-  }
-
   storeKey(
     accountId: string,
     key: { name: string; environment: 'live' | 'test'; key_hash: string; prefix: string },
@@ -116,19 +91,6 @@ export class FakeAccountService {
     };
     this.keys.set(apiKey.key_id, { key: apiKey, accountId, hash: key.key_hash });
     return apiKey;
-  }
-
-  private on<C extends CommandContract>(contract: C, handler: Handler<C>): void {
-    this.bus.registerCommand(contract.topic, async (data) => {
-      const envelope = envelopeSchema(contract.request).parse(data) as Envelope<RequestOf<C>>;
-      this.received.push(envelope);
-      const failure = this.failures.get(contract.topic);
-      this.failures.delete(contract.topic);
-      const result = failure ? { ok: false as const, error: failure } : handler(envelope.payload, envelope);
-      // Answered now, delivered later: what a slow network does to a reply.
-      await this.holds.get(contract.topic);
-      return createEnvelope(`${contract.topic}.reply`, contract.version, result, contextFrom(envelope));
-    });
   }
 
   private createAccount(req: RequestOf<typeof CreateAccount>): Result<ResponseOf<typeof CreateAccount>> {

@@ -1,12 +1,6 @@
 import {
-  type CommandContract,
-  contextFrom,
   CreateWebhook,
-  createEnvelope,
   DeleteWebhook,
-  type Envelope,
-  envelopeSchema,
-  type ErrorBody,
   fail,
   ListWebhookDeliveries,
   ListWebhooks,
@@ -21,6 +15,7 @@ import {
 } from '@cts/contracts';
 import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { type InProcessBus } from '@cts/messaging';
+import { FakeService } from '../testing/fake-service';
 import { randomBytes } from 'node:crypto';
 
 interface Stored {
@@ -34,13 +29,11 @@ interface Stored {
  * An in-memory webhook-dispatcher on an in-process bus, for the gateway's tests: real envelopes and
  * contracts (the secret goes back encrypted to the request's one-time key, as for real).
  */
-export class FakeWebhookDispatcher {
+export class FakeWebhookDispatcher extends FakeService {
   readonly webhooks = new Map<string, Stored>();
-  readonly received: Envelope[] = [];
-  readonly replies: unknown[] = [];
-  private readonly failures = new Map<string, ErrorBody>();
 
-  constructor(private readonly bus: InProcessBus) {
+  constructor(bus: InProcessBus) {
+    super(bus);
     this.on(CreateWebhook, (req) => this.create(req));
     this.on(ListWebhooks, (req) =>
       ok({ webhooks: this.owned(req.account_id, req.environment).map((stored) => stored.webhook) }),
@@ -105,14 +98,6 @@ export class FakeWebhookDispatcher {
     ];
   }
 
-  calls<C extends CommandContract>(contract: C): Envelope<RequestOf<C>>[] {
-    return this.received.filter((e): e is Envelope<RequestOf<C>> => e.type === contract.topic);
-  }
-
-  failNext(contract: CommandContract, error: ErrorBody): void {
-    this.failures.set(contract.topic, error);
-  }
-
   private create(req: RequestOf<typeof CreateWebhook>): Result<ResponseOf<typeof CreateWebhook>> {
     const webhook: WebhookSubscription = {
       webhook_id: newId('wh'),
@@ -144,27 +129,6 @@ export class FakeWebhookDispatcher {
     return stored && stored.accountId === req.account_id && stored.environment === req.environment
       ? stored
       : undefined;
-  }
-
-  private on<C extends CommandContract>(
-    contract: C,
-    handler: (request: RequestOf<C>) => Result<ResponseOf<C>>,
-  ): void {
-    this.bus.registerCommand(contract.topic, (data) => {
-      const envelope = envelopeSchema(contract.request).parse(data) as Envelope<RequestOf<C>>;
-      this.received.push(envelope);
-      const failure = this.failures.get(contract.topic);
-      this.failures.delete(contract.topic);
-      const result = failure ? { ok: false as const, error: failure } : handler(envelope.payload);
-      const reply = createEnvelope(
-        `${contract.topic}.reply`,
-        contract.version,
-        result,
-        contextFrom(envelope),
-      );
-      this.replies.push(reply);
-      return Promise.resolve(reply);
-    });
   }
 }
 

@@ -9,30 +9,27 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { parseSealingKey, type SealingKey, unsealAmount } from '@cts/crypto';
+import { type SealingKey, unsealAmount } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { MAX_CONFIDENTIAL_AMOUNT } from '@cts/ledger';
 import { OnCommand } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
-import { RUNTIME, type Runtime, SERVICE_NAME } from '@cts/platform';
+import { SERVICE_NAME } from '@cts/platform';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
+import { DATA_KEY } from '../custody/custody.module';
 
 /** `POST /v1/sandbox/fund`: test ledger only; the tokens land in the confidential available balance. */
 @Injectable()
 export class FundHandlers {
-  private readonly dataKey: SealingKey;
-
   constructor(
     private readonly custody: Custody,
     private readonly ledgers: Ledgers,
     private readonly locks: AccountLocks,
     private readonly unitOfWork: UnitOfWork,
     @Inject(SERVICE_NAME) private readonly consumer: string,
-    @Inject(RUNTIME) runtime: Runtime,
-  ) {
-    this.dataKey = parseSealingKey(runtime.secrets.dataSealingKey, 'DATA_SEALING_KEY');
-  }
+    @Inject(DATA_KEY) private readonly dataKey: SealingKey,
+  ) {}
 
   @OnCommand(FundTestAccount)
   async fund(message: Envelope<RequestOf<typeof FundTestAccount>>): Promise<Result<ResponseOf<typeof FundTestAccount>>> {

@@ -41,10 +41,18 @@ export class TypeOrmCustodyKeyRepository implements CustodyKeyRepository {
   }
 }
 
+/** DATA_SEALING_KEY, parsed once: opens the amounts and memos the gateway sealed. */
+export const DATA_KEY = Symbol('DATA_KEY');
+
 @Global()
 @Module({
   providers: [
     TypeOrmCustodyKeyRepository,
+    {
+      provide: DATA_KEY,
+      inject: [RUNTIME],
+      useFactory: (runtime: Runtime) => parseSealingKey(runtime.secrets.dataSealingKey, 'DATA_SEALING_KEY'),
+    },
     {
       provide: Custody,
       inject: [TypeOrmCustodyKeyRepository, RUNTIME],
@@ -52,7 +60,7 @@ export class TypeOrmCustodyKeyRepository implements CustodyKeyRepository {
         new Custody(repository, parseSealingKey(runtime.secrets.custodyMasterKey, 'CUSTODY_MASTER_KEY')),
     },
   ],
-  exports: [Custody],
+  exports: [Custody, DATA_KEY],
 })
 export class CustodyModule {}
 

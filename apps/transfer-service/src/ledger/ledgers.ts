@@ -10,7 +10,7 @@ import {
   type ProofPool,
   SolanaRpcLedger,
 } from '@cts/ledger';
-import { proofPoolBusyWorkers, proofPoolQueueDepth } from '@cts/messaging';
+import { observeProofPool } from '@cts/messaging';
 import { RUNTIME, type Runtime } from '@cts/platform';
 import { createSolanaRpc } from '@solana/kit';
 import { ledgerTargetOf } from './ledger-config';
@@ -21,7 +21,6 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly opened = new Map<Environment, Promise<LedgerPort>>();
   private readonly runtimes: LocalLedgerRuntime[] = [];
   private pool: ProofPool | null = null;
-  private sampler: NodeJS.Timeout | null = null;
 
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
@@ -47,9 +46,6 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
         await ledger.value.close();
       }
     }
-    if (this.sampler) {
-      clearInterval(this.sampler);
-    }
     await this.pool?.close();
     for (const runtime of this.runtimes) {
       await runtime.close();
@@ -59,13 +55,7 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
   private createPool(): ProofPool {
     const pool = createProofPool();
     // Read at scrape time: the queue depth is the signal to add replicas (or cores).
-    const sample = () => {
-      const stats = pool.stats();
-      proofPoolQueueDepth.set(stats.queued);
-      proofPoolBusyWorkers.set(stats.busy);
-    };
-    this.sampler = setInterval(sample, 1000);
-    this.sampler.unref();
+    observeProofPool(() => pool.stats());
     return pool;
   }
 

@@ -13,12 +13,11 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { decodeBase64, encryptMemoFor, formatAmount, parseSealingKey, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
+import { decodeBase64, encryptMemoFor, formatAmount, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { MAX_CONFIDENTIAL_AMOUNT } from '@cts/ledger';
 import { CommandBus, OnCommand } from '@cts/messaging';
 import { isUniqueViolation } from '@cts/persistence';
-import { RUNTIME, type Runtime } from '@cts/platform';
 import { address } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
 import { assetDecimals } from './assets';
@@ -27,6 +26,7 @@ import { AgentGate } from './agent-gate';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
 import { TransferRepository } from './transfer.repository';
+import { DATA_KEY } from '../custody/custody.module';
 
 type Request = RequestOf<typeof CreateTransfer>;
 type Created = ResponseOf<typeof CreateTransfer>;
@@ -35,8 +35,6 @@ type Resolved = ResponseOf<typeof ResolveParties>;
 /** `POST /v1/transfers` behind the gateway: resolve, check, record, settle (spec §4.1). */
 @Injectable()
 export class CreateTransferHandlers {
-  private readonly dataKey: SealingKey;
-
   constructor(
     private readonly commands: CommandBus,
     private readonly custody: Custody,
@@ -45,10 +43,8 @@ export class CreateTransferHandlers {
     private readonly reconciler: Reconciler,
     private readonly transfers: TransferRepository,
     private readonly agentGate: AgentGate,
-    @Inject(RUNTIME) runtime: Runtime,
-  ) {
-    this.dataKey = parseSealingKey(runtime.secrets.dataSealingKey, 'DATA_SEALING_KEY');
-  }
+    @Inject(DATA_KEY) private readonly dataKey: SealingKey,
+  ) {}
 
   @OnCommand(CreateTransfer)
   async create(message: Envelope<Request>): Promise<Result<Created>> {
@@ -114,8 +110,7 @@ export class CreateTransferHandlers {
     if (!kycAllowsMoney(sender.kyc_status)) {
       return fail('kyc_required', 'Transfers need a verified account (KYC)');
     }
-    const recipientAddress = recipient.kind === 'account' ? recipient.address : recipient.address;
-    if ((recipient.kind === 'account' && recipient.account_id === sender.account_id) || recipientAddress === sender.address) {
+    if ((recipient.kind === 'account' && recipient.account_id === sender.account_id) || recipient.address === sender.address) {
       return fail('invalid_request', 'An account cannot send to itself', { param: 'to' });
     }
     if (recipient.kind === 'external' && request.confidential) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { amountSealingContext, type EnvelopeMeta, contextFrom, type MessageContext } from '@cts/contracts';
-import { parseSealingKey, type SealingKey, unsealAmount } from '@cts/crypto';
+import { type SealingKey, unsealAmount } from '@cts/crypto';
 import { RUNTIME, type Runtime } from '@cts/platform';
 import { type Signature } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
@@ -8,6 +8,7 @@ import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { reconcileOutcome, type TransferRecord } from './transfer.domain';
 import { Settlement } from './settlement';
 import { TransferRepository } from './transfer.repository';
+import { DATA_KEY } from '../custody/custody.module';
 
 /**
  * Finishes transfers a crash left `pending`: a sweep of stale ones on every replica (each takes the
@@ -17,7 +18,6 @@ import { TransferRepository } from './transfer.repository';
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(Reconciler.name);
-  private readonly dataKey: SealingKey;
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
 
@@ -27,9 +27,8 @@ export class Reconciler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly ledgers: Ledgers,
     private readonly locks: AccountLocks,
     @Inject(RUNTIME) private readonly runtime: Runtime,
-  ) {
-    this.dataKey = parseSealingKey(runtime.secrets.dataSealingKey, 'DATA_SEALING_KEY');
-  }
+    @Inject(DATA_KEY) private readonly dataKey: SealingKey,
+  ) {}
 
   onApplicationBootstrap(): void {
     const every = Math.min(5000, Math.max(200, Math.floor(this.runtime.config.RECONCILE_AFTER_MS / 2)));

@@ -80,7 +80,7 @@ export class Settlement {
     context: MessageContext,
   ): Promise<TransferRecord> {
     const finished = await this.unitOfWork.run(async (tx) => {
-      const current = await this.transfers.update(transfer.id, {}, tx.manager);
+      const current = await this.transfers.findForUpdate(transfer.id, tx.manager);
       if (current.status !== 'pending') {
         return current;
       }

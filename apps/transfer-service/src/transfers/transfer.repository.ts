@@ -45,6 +45,12 @@ export class TransferRepository {
     return toRecord(await manager.findOneByOrFail(TransferEntity, { id }));
   }
 
+  /** The transfer, row-locked until the surrounding transaction ends. */
+  async findForUpdate(id: string, manager: EntityManager): Promise<TransferRecord> {
+    const row = await manager.createQueryBuilder(TransferEntity, 't').setLock('pessimistic_write').where('t.id = :id', { id }).getOneOrFail();
+    return toRecord(row);
+  }
+
   async findById(id: string): Promise<TransferRecord | null> {
     const row = await this.dataSource.manager.findOneBy(TransferEntity, { id });
     return row ? toRecord(row) : null;

@@ -12,7 +12,8 @@ export const HANDLE_PATTERN = /^@[a-z0-9_]{3,30}$/;
 export const Handle = z.string().regex(HANDLE_PATTERN, 'must be @ followed by 3-30 lowercase letters, digits or _');
 
 /** An agent's handle, namespaced under its owner: `@<owner_name>/<agent_name>` (spec §2.3). */
-export const AnyHandle = z.string().regex(/^@[a-z0-9_]{3,30}(\/[a-z0-9_-]{1,32})?$/);
+export const ANY_HANDLE_PATTERN = /^@[a-z0-9_]{3,30}(\/[a-z0-9_-]{1,32})?$/;
+export const AnyHandle = z.string().regex(ANY_HANDLE_PATTERN);
 
 export const DOMAIN_PATTERN = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 export const Domain = z.string().regex(DOMAIN_PATTERN, 'must be a lowercase DNS name such as shop.example.com');

@@ -83,6 +83,13 @@ export const transferSettlement = once(
     }),
 );
 
+/** Where the proof-pool gauges read from at scrape time (transfer-service registers its pool). */
+let proofPoolStats: (() => { queued: number; busy: number }) | null = null;
+
+export function observeProofPool(stats: () => { queued: number; busy: number }): void {
+  proofPoolStats = stats;
+}
+
 export const proofPoolQueueDepth = once(
   'cts_proof_pool_queue_depth',
   () =>
@@ -90,6 +97,9 @@ export const proofPoolQueueDepth = once(
       name: 'cts_proof_pool_queue_depth',
       help: 'Proof jobs waiting for a worker thread',
       registers: [metricsRegistry],
+      collect() {
+        this.set(proofPoolStats?.().queued ?? 0);
+      },
     }),
 );
 
@@ -100,5 +110,8 @@ export const proofPoolBusyWorkers = once(
       name: 'cts_proof_pool_busy_workers',
       help: 'Proof worker threads busy now',
       registers: [metricsRegistry],
+      collect() {
+        this.set(proofPoolStats?.().busy ?? 0);
+      },
     }),
 );
