@@ -23,9 +23,7 @@ export interface WebhookDispatcherOptions {
   resolve?: Resolver;
   /** How often each replica looks for due attempts (default 1 s; a new delivery is tried at once). */
   pollIntervalMs?: number;
-  /** How long a claimed attempt is reserved for its replica (default WEBHOOK_TIMEOUT_MS + 60 s). */
-  leaseMs?: number;
-  /** Attempts in flight per replica; each holds a database connection (default 4). */
+  /** Attempts in flight per replica (lanes); each holds a database connection (default 4). */
   maxConcurrentAttempts?: number;
   /** Attempts in flight per endpoint (URL origin) per replica (default WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, else 2). */
   maxInFlightPerEndpoint?: number;
@@ -44,7 +42,6 @@ export interface DispatcherSettings {
   extraCa: string | readonly string[] | undefined;
   resolve: Resolver;
   pollIntervalMs: number;
-  leaseMs: number;
   maxConcurrentAttempts: number;
   maxInFlightPerEndpoint: number;
   retentionIntervalMs: number;
@@ -54,6 +51,7 @@ export interface DispatcherSettings {
 export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');
 
 export const DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT = 2;
+export const DEFAULT_MAX_CONCURRENT_ATTEMPTS = 4;
 
 /**
  * `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`: read from the environment here because AppConfig does not
@@ -92,8 +90,7 @@ export function dispatcherSettings(
     extraCa: options.extraCa,
     resolve: options.resolve ?? systemResolver,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
-    leaseMs: options.leaseMs ?? config.WEBHOOK_TIMEOUT_MS + 60_000,
-    maxConcurrentAttempts: options.maxConcurrentAttempts ?? 4,
+    maxConcurrentAttempts: options.maxConcurrentAttempts ?? DEFAULT_MAX_CONCURRENT_ATTEMPTS,
     maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? maxInFlightPerEndpoint(env),
     retentionIntervalMs: options.retentionIntervalMs ?? 3_600_000,
     userAgent: 'cts-webhooks/1',

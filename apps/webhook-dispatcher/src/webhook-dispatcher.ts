@@ -1,6 +1,6 @@
 import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
 import { DeliveryAttemptEntity, DeliveryEntity } from './deliveries/delivery.entity';
-import { type WebhookDispatcherOptions } from './dispatcher.settings';
+import { DEFAULT_MAX_CONCURRENT_ATTEMPTS, type WebhookDispatcherOptions } from './dispatcher.settings';
 import { EventEntity } from './events/event.entity';
 import { migrations } from './migrations';
 import { SubscriptionEntity } from './subscriptions/subscription.entity';
@@ -15,6 +15,8 @@ export function webhookDispatcherDefinition(options: WebhookDispatcherOptions = 
     entities: [SubscriptionEntity, EventEntity, DeliveryEntity, DeliveryAttemptEntity],
     migrations,
     imports: [WebhooksModule.with(options)],
+    // Each attempt holds a connection for its whole transaction; ingestion and commands need their own.
+    poolSize: (options.maxConcurrentAttempts ?? DEFAULT_MAX_CONCURRENT_ATTEMPTS) + 10,
   };
 }
 

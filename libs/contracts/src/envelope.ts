@@ -22,8 +22,21 @@ export const EnvelopeMeta = z.object({
 export type EnvelopeMeta = z.infer<typeof EnvelopeMeta>;
 export type Envelope<P = unknown> = EnvelopeMeta & { payload: P };
 
+const envelopeSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * The envelope schema around a payload's, built once per payload schema: zod compiles a schema on
+ * its first parse, which costs more than the parse itself, and every message goes through here.
+ */
 export function envelopeSchema<P extends z.ZodType>(payload: P) {
-  return EnvelopeMeta.extend({ payload });
+  const build = () => EnvelopeMeta.extend({ payload });
+  const cached = envelopeSchemas.get(payload) as ReturnType<typeof build> | undefined;
+  if (cached) {
+    return cached;
+  }
+  const schema = build();
+  envelopeSchemas.set(payload, schema);
+  return schema;
 }
 
 /** Who caused a message and on whose behalf: carried from the HTTP request into every message. */

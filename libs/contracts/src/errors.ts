@@ -59,8 +59,18 @@ export function fail(code: ErrorCode, message: string, extra: { param?: string; 
   return { ok: false, error: { code, message, ...extra } };
 }
 
+const resultSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+/** The reply schema around a response's, built once per response schema (see `envelopeSchema`). */
 export function resultSchema<T extends z.ZodType>(value: T) {
-  return z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: ErrorBody })]);
+  const build = () => z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: ErrorBody })]);
+  const cached = resultSchemas.get(value) as ReturnType<typeof build> | undefined;
+  if (cached) {
+    return cached;
+  }
+  const schema = build();
+  resultSchemas.set(value, schema);
+  return schema;
 }
 
 /** A domain error thrown where returning a value would thread through many layers. */

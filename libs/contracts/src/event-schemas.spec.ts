@@ -16,3 +16,12 @@ describe('docs/schemas: one JSON Schema per event, generated from the zod contra
     expect(JSON.parse(readFileSync(join(SCHEMAS_DIR, file), 'utf8'))).toEqual(generated[file]);
   });
 });
+
+describe('envelope and result schemas', () => {
+  it('are built once per payload schema, so zod compiles each once', () => {
+    const { AgentCreated, envelopeSchema, resultSchema, TransferConfirmed } = contracts;
+    expect(envelopeSchema(TransferConfirmed.payload)).toBe(envelopeSchema(TransferConfirmed.payload));
+    expect(resultSchema(TransferConfirmed.payload)).toBe(resultSchema(TransferConfirmed.payload));
+    expect(envelopeSchema(TransferConfirmed.payload)).not.toBe(envelopeSchema(AgentCreated.payload));
+  });
+});

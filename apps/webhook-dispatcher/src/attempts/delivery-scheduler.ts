@@ -6,111 +6,97 @@ import {
   type OnApplicationShutdown,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { DeliveryAttempter } from './delivery-attempter';
-import { EndpointSlots } from './endpoint-slots';
-import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { WebhookHttpClient } from './webhook-http-client';
 
 /**
- * Each replica polls for due attempts and claims at most as many as it has free slots, and per
- * endpoint at most `maxInFlightPerEndpoint` in flight (per replica), so a hanging receiver cannot
- * take every slot; claims are exclusive across replicas (`FOR … SKIP LOCKED` plus a lease). A new
- * delivery, and every attempt that ends, kicks the loop so due work does not wait for the next poll.
+ * `maxConcurrentAttempts` lanes per replica, each making one attempt after another while any is
+ * due, then waiting for a kick (a new delivery) or the poll interval (a retry coming due). Each
+ * attempt claims its own delivery (`FOR … SKIP LOCKED`), so any number of lanes and replicas share
+ * the work; per endpoint at most `maxInFlightPerEndpoint` are in flight per replica.
  */
 @Injectable()
 export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryScheduler.name);
-  private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly endpoints: EndpointSlots;
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private kicked = false;
+  /** Sleeping lanes' wake-ups, oldest first. */
+  private readonly idleLanes = new Set<() => void>();
+  private lanes: Promise<void>[] = [];
+  /** Counts kicks (new deliveries, freed slots), so a lane that found nothing just before one looks again. */
+  private kicks = 0;
   private stopped = true;
 
   constructor(
-    private readonly deliveries: DeliveryRepository,
     private readonly attempter: DeliveryAttempter,
     private readonly client: WebhookHttpClient,
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
   ) {
-    this.endpoints = new EndpointSlots(settings.maxInFlightPerEndpoint);
+    // One freed slot makes room for one attempt: one lane looks, the others sleep on.
+    attempter.onSlotFreed(() => this.kick(1));
   }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
-    this.schedule(0);
+    this.lanes = Array.from({ length: this.settings.maxConcurrentAttempts }, () => this.runLane());
   }
 
-  /** Stop claiming, then let the attempts in flight finish (their transactions need the database). */
+  /** Stop taking attempts, then let the ones in flight finish (their transactions need the database). */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.ticking;
-    await Promise.allSettled([...this.inFlight]);
+    this.wakeIdleLanes();
+    await Promise.all(this.lanes);
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.client.close();
   }
 
-  /** Look for due attempts now: a delivery was just created. */
-  kick(): void {
-    this.kicked = true;
-    if (!this.stopped && !this.ticking) {
-      this.schedule(0);
+  /** Look for due attempts now: `deliveries` were just created, so as many lanes wake up. */
+  kick(deliveries = 1): void {
+    this.kicks += 1;
+    for (let i = 0; i < deliveries; i++) {
+      this.wakeOneLane();
     }
   }
 
-  /** Claims and starts what is due; resolves once claimed (not when the attempts end). */
-  async tick(): Promise<number> {
-    const free = this.settings.maxConcurrentAttempts - this.inFlight.size;
-    if (free <= 0 || this.stopped) {
-      return 0;
+  private async runLane(): Promise<void> {
+    while (!this.stopped) {
+      const kicksBefore = this.kicks;
+      let report: string;
+      try {
+        report = await this.attempter.attemptNext();
+      } catch (error) {
+        this.logger.error(`making an attempt failed, retrying: ${String(error)}`);
+        report = 'error';
+      }
+      const idle = report === 'idle' && this.kicks === kicksBefore;
+      if ((idle || report === 'error') && !this.stopped) {
+        await this.sleep(this.settings.pollIntervalMs);
+      }
     }
-    const now = this.settings.clock.now();
-    const token = randomUUID();
-    const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
-    const claimed = await this.deliveries.claimDue(now, free, leaseUntil, token, this.endpoints.room());
-    for (const { id, endpoint } of claimed) {
-      this.endpoints.acquire(endpoint);
-      const attempt = this.attempter
-        .attempt(id, token)
-        .catch((error: unknown) =>
-          this.logger.error(`delivery ${id}: attempt failed to run: ${String(error)}`),
-        )
-        .finally(() => {
-          this.inFlight.delete(attempt);
-          this.endpoints.release(endpoint);
-          this.kick();
-        });
-      this.inFlight.add(attempt);
-    }
-    return claimed.length;
   }
 
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.kicked = false;
-      this.ticking = this.tick()
-        .then(
-          (claimed) => {
-            // A full batch may mean more is due: go again as soon as a slot frees up (kick).
-            if (claimed > 0 && this.inFlight.size < this.settings.maxConcurrentAttempts) {
-              this.kicked = true;
-            }
-          },
-          (error: unknown) => this.logger.error(`claiming due deliveries failed, retrying: ${String(error)}`),
-        )
-        .finally(() => {
-          this.ticking = undefined;
-          if (!this.stopped) {
-            this.schedule(this.kicked ? 0 : this.settings.pollIntervalMs);
-          }
-        });
-    }, delayMs);
-    this.timer.unref();
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.idleLanes.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      timer.unref();
+      this.idleLanes.add(wake);
+    });
+  }
+
+  private wakeOneLane(): void {
+    const [wake] = this.idleLanes;
+    wake?.();
+  }
+
+  private wakeIdleLanes(): void {
+    for (const wake of [...this.idleLanes]) {
+      wake();
+    }
   }
 }

@@ -1,13 +1,3 @@
-/** The endpoints to hold back in a claim, and how many more attempts the busy ones may start. */
-export interface EndpointRoom {
-  /** Attempts any endpoint may have in flight on this replica. */
-  perEndpoint: number;
-  /** Endpoints with attempts in flight and room left, with that room (1 … perEndpoint − 1). */
-  busy: { endpoint: string; room: number }[];
-  /** Endpoints at the limit: none of their deliveries is claimed until one of their attempts ends. */
-  full: string[];
-}
-
 /**
  * Attempts in flight per endpoint (a subscription URL's origin) on this replica, so one slow or
  * hanging receiver holds at most `perEndpoint` of the replica's attempt slots and the others keep
@@ -36,17 +26,8 @@ export class EndpointSlots {
     return this.inFlight.get(endpoint) ?? 0;
   }
 
-  room(): EndpointRoom {
-    const busy: EndpointRoom['busy'] = [];
-    const full: string[] = [];
-    for (const [endpoint, count] of this.inFlight) {
-      const room = this.perEndpoint - count;
-      if (room > 0) {
-        busy.push({ endpoint, room });
-      } else {
-        full.push(endpoint);
-      }
-    }
-    return { perEndpoint: this.perEndpoint, busy, full };
+  /** Endpoints at the limit: none of their deliveries is claimed until one of their attempts ends. */
+  full(): string[] {
+    return [...this.inFlight].filter(([, count]) => count >= this.perEndpoint).map(([endpoint]) => endpoint);
   }
 }

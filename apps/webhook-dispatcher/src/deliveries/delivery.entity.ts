@@ -2,8 +2,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 
 /**
  * One event to one subscription, with its retry state. `body` is the exact JSON sent, so every
- * attempt signs and sends the same bytes. A claimed attempt holds a lease (`lease_token`,
- * `lease_until`): a replica that dies mid-attempt leaves it to expire, then another retries.
+ * attempt signs and sends the same bytes. An attempt holds the row locked in its transaction: a
+ * replica that dies mid-attempt releases it with its connection, then another retries.
  */
 @Entity({ schema: 'webhooks', name: 'deliveries' })
 @Index('IDX_deliveries_subscription', ['subscriptionId', 'createdAt'])
@@ -52,12 +52,6 @@ export class DeliveryEntity {
   /** Why a `failed` delivery stopped: `endpoint_gone` (410) or `retries_exhausted`. */
   @Column({ type: 'text', name: 'failure_reason', nullable: true })
   failureReason!: string | null;
-
-  @Column({ type: 'uuid', name: 'lease_token', nullable: true })
-  leaseToken!: string | null;
-
-  @Column({ type: 'timestamptz', name: 'lease_until', nullable: true })
-  leaseUntil!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt!: Date;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import { type AttemptOutcome, type AttemptResult, type FailureReason } from '../attempts/attempt.domain';
-import { type EndpointRoom } from '../attempts/endpoint-slots';
 import { type DeliveryState, type DeliveryStatus } from './delivery.domain';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -16,14 +15,6 @@ export interface NewDelivery {
   body: string;
   createdAt: Date;
 }
-
-export interface ClaimedDelivery {
-  id: string;
-  endpoint: string;
-}
-
-/** Rows looked at per free slot: enough that a few busy endpoints among them leave room for others. */
-const CANDIDATES_PER_SLOT = 4;
 
 /** A `deliveries` row as the attempt reads it, with its subscription's URL and sealed secret. */
 interface LockedRow {
@@ -44,6 +35,7 @@ interface LockedRow {
   created_at: Date;
   url: string;
   secret_sealed: string;
+  endpoint: string;
 }
 
 /** A delivery locked for one attempt, with what sending needs. */
@@ -53,6 +45,8 @@ export interface LockedDelivery extends DeliveryState {
   body: string;
   url: string;
   secretSealed: string;
+  /** The subscription URL's origin, which the per-endpoint limit counts by. */
+  endpoint: string;
 }
 
 export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
@@ -72,8 +66,6 @@ export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
 
 @Injectable()
 export class DeliveryRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
   /** New deliveries are due at once. */
   async insert(deliveries: NewDelivery[], manager: EntityManager): Promise<DeliveryState[]> {
     if (deliveries.length === 0) {
@@ -89,8 +81,6 @@ export class DeliveryRepository {
         lastStatusCode: null,
         nextAttemptAt: d.createdAt,
         failureReason: null,
-        leaseToken: null,
-        leaseUntil: null,
       }),
     );
     await manager.insert(DeliveryEntity, rows);
@@ -98,78 +88,29 @@ export class DeliveryRepository {
   }
 
   /**
-   * Reserves up to `limit` due attempts for this replica: rows another replica is claiming are
-   * skipped (`SKIP LOCKED`), rows under an unexpired lease are not due, and a deleted subscription's
-   * deliveries are never claimed. Per endpoint, at most its room: a full endpoint's deliveries are
-   * not even candidates (so a backlog for one slow receiver cannot crowd out the others), and a busy
-   * one gets only as many as it has room for; the rest stay due for a later claim. Returns the
-   * claimed ids with their endpoints; `token` fences the lease.
+   * Takes the next due delivery for an attempt in `manager`'s transaction: the delivery locked for
+   * update, its subscription share-locked until the attempt is recorded, so a concurrent DELETE
+   * waits for it and no attempt starts after it. Rows another attempt holds are skipped (`SKIP
+   * LOCKED`) and never waited for, so replicas never take the same delivery and cannot deadlock
+   * with a DELETE; a replica that dies mid-attempt releases its row with its connection. The
+   * deliveries of `fullEndpoints` stay due for later. Null when nothing is due.
    */
-  async claimDue(
+  async claimNext(
     now: Date,
-    limit: number,
-    leaseUntil: Date,
-    token: string,
-    room: EndpointRoom,
-  ): Promise<ClaimedDelivery[]> {
-    // `durability` turns `synchronous_commit` off for this statement's own transaction: a claim lost
-    // with a crashed database only drops a lease, and the attempt that follows commits durably (after
-    // the claim in the WAL) or not at all. It saves a WAL flush in the loop every attempt start waits on.
-    const [rows] = await this.dataSource.query<[ClaimedDelivery[], number]>(
-      `WITH durability AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
-       candidates AS (
-         SELECT d.id, d.next_attempt_at, s.endpoint FROM "webhooks"."deliveries" d
-         JOIN "webhooks"."subscriptions" s ON s.id = d.subscription_id AND s.deleted_at IS NULL
-         WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
-           AND s.endpoint <> ALL($5::text[])
-         ORDER BY d.next_attempt_at LIMIT $6
-         FOR NO KEY UPDATE OF d SKIP LOCKED),
-       ranked AS (
-         SELECT c.*, row_number() OVER (PARTITION BY c.endpoint ORDER BY c.next_attempt_at, c.id) AS rank
-         FROM candidates c),
-       chosen AS (
-         SELECT r.id, r.endpoint FROM ranked r
-         LEFT JOIN unnest($7::text[], $8::int[]) AS busy(endpoint, room) ON busy.endpoint = r.endpoint
-         WHERE r.rank <= COALESCE(busy.room, $9)
-         ORDER BY r.next_attempt_at, r.id LIMIT $2)
-       UPDATE "webhooks"."deliveries" d SET lease_token = $4, lease_until = $3
-       FROM chosen CROSS JOIN durability WHERE d.id = chosen.id
-       RETURNING d.id, chosen.endpoint`,
-      [
-        now,
-        limit,
-        leaseUntil,
-        token,
-        room.full,
-        limit * CANDIDATES_PER_SLOT,
-        room.busy.map((b) => b.endpoint),
-        room.busy.map((b) => b.room),
-        room.perEndpoint,
-      ],
-    );
-    return rows.map((row) => ({ id: row.id, endpoint: row.endpoint }));
-  }
-
-  /**
-   * Locks a claimed delivery for its attempt, subscription first (the order DELETE takes them in, so
-   * the two cannot deadlock). The subscription stays share-locked until the attempt is recorded:
-   * a concurrent DELETE waits for it. Null when the subscription is gone or the lease was lost.
-   */
-  async lockForAttempt(id: string, token: string, manager: EntityManager): Promise<LockedDelivery | null> {
-    // WARNING: the order matters. `subscription` locks in its own (materialized) scan; the delivery is
-    // locked by the outer FOR UPDATE, which only sees rows once the join has the subscription's.
+    fullEndpoints: string[],
+    manager: EntityManager,
+  ): Promise<LockedDelivery | null> {
     const [row] = await manager.query<LockedRow[]>(
-      `WITH subscription AS MATERIALIZED (
-         SELECT id, url, secret_sealed FROM "webhooks"."subscriptions"
-         WHERE id = (SELECT subscription_id FROM "webhooks"."deliveries" WHERE id = $1) AND deleted_at IS NULL
-         FOR SHARE)
-       SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.status,
+      `SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.status,
          d.attempt_count, d.first_attempt_at, d.last_attempt_at, d.last_status_code, d.next_attempt_at,
-         d.failure_reason, d.created_at, s.url, s.secret_sealed
-       FROM "webhooks"."deliveries" d JOIN subscription s ON s.id = d.subscription_id
-       WHERE d.id = $1 AND d.lease_token = $2 AND d.status = 'pending'
-       FOR UPDATE OF d`,
-      [id, token],
+         d.failure_reason, d.created_at, s.url, s.secret_sealed, s.endpoint
+       FROM "webhooks"."deliveries" d
+       JOIN "webhooks"."subscriptions" s ON s.id = d.subscription_id AND s.deleted_at IS NULL
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND s.endpoint <> ALL($2::text[])
+       ORDER BY d.next_attempt_at LIMIT 1
+       FOR NO KEY UPDATE OF d SKIP LOCKED
+       FOR SHARE OF s SKIP LOCKED`,
+      [now, fullEndpoints],
     );
     if (!row) {
       return null;
@@ -192,6 +133,7 @@ export class DeliveryRepository {
       body: row.body,
       url: row.url,
       secretSealed: row.secret_sealed,
+      endpoint: row.endpoint,
     };
   }
 
@@ -210,8 +152,7 @@ export class DeliveryRepository {
             response_body, error_code, error)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11))
        UPDATE "webhooks"."deliveries" SET status = $12, attempt_count = $5, first_attempt_at = $13,
-         last_attempt_at = $6, last_status_code = $8, next_attempt_at = $14, failure_reason = $15,
-         lease_token = NULL, lease_until = NULL
+         last_attempt_at = $6, last_status_code = $8, next_attempt_at = $14, failure_reason = $15
        WHERE id = $2`,
       [
         randomUUID(),
@@ -238,7 +179,7 @@ export class DeliveryRepository {
     await manager.update(
       DeliveryEntity,
       { subscriptionId, status: 'pending' },
-      { status: 'cancelled', nextAttemptAt: null, leaseToken: null, leaseUntil: null },
+      { status: 'cancelled', nextAttemptAt: null },
     );
   }
 }

@@ -5,7 +5,7 @@ import { type NewDelivery } from './delivery.repository';
 
 /** A delivery of one event to one subscription: the body is fixed now, so every attempt sends the same bytes. */
 export function newDelivery(
-  subscription: SubscriptionState,
+  subscription: Pick<SubscriptionState, 'id' | 'accountId'>,
   event: { id: string; type: string; environment: string },
   payload: WebhookPayload,
   now: Date,

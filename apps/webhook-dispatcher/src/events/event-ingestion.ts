@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Envelope, newId } from '@cts/contracts';
-import { UnitOfWork } from '@cts/persistence';
 import { SERVICE_NAME } from '@cts/platform';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
 import { newDelivery } from '../deliveries/new-delivery';
@@ -12,15 +11,14 @@ import { buildWebhookPayload, eventAudience } from './webhook-payload.domain';
 
 /**
  * Fan-out of one consumed event: store it (for replay), then one delivery per live subscription of
- * every account it concerns, all in one transaction recorded in the inbox, so a redelivered
- * message (same envelope id) has no second effect.
+ * every account it concerns, all in one statement recorded in the inbox, so a redelivered message
+ * (same envelope id) has no second effect.
  */
 @Injectable()
 export class EventIngestion {
   private readonly logger = new Logger(EventIngestion.name);
 
   constructor(
-    private readonly unitOfWork: UnitOfWork,
     private readonly events: EventRepository,
     private readonly subscriptions: SubscriptionRepository,
     private readonly scheduler: DeliveryScheduler,
@@ -38,38 +36,37 @@ export class EventIngestion {
       );
       return;
     }
-    const { value: created } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
-      const now = this.settings.clock.now();
-      const audience = eventAudience(event);
-      const stored: StoredEvent = {
-        id: newId('evt', now.getTime()),
-        messageId: message.id,
-        type: event.type,
-        environment,
-        accountIds: audience.map((member) => member.accountId),
-        data: event.data,
-        occurredAt: new Date(message.occurred_at),
-        createdAt: now,
-      };
-      const subscriptions = await this.subscriptions.matching(
-        stored.accountIds,
-        environment,
-        event.type,
-        tx.manager,
+    const now = this.settings.clock.now();
+    const audience = eventAudience(event);
+    const stored: StoredEvent = {
+      id: newId('evt', now.getTime()),
+      messageId: message.id,
+      type: event.type,
+      environment,
+      accountIds: audience.map((member) => member.accountId),
+      data: event.data,
+      occurredAt: new Date(message.occurred_at),
+      createdAt: now,
+    };
+    // Read outside the insert's statement: under READ COMMITTED a transaction would not see a
+    // subscription created meanwhile either, and one deleted meanwhile is never claimed.
+    const subscriptions = await this.subscriptions.matching(stored.accountIds, environment, event.type);
+    const deliveries = subscriptions.flatMap((subscription) => {
+      const payload = buildWebhookPayload(
+        event,
+        { eventId: stored.id, occurredAt: stored.occurredAt },
+        subscription.accountId,
       );
-      const deliveries = subscriptions.flatMap((subscription) => {
-        const payload = buildWebhookPayload(
-          event,
-          { eventId: stored.id, occurredAt: stored.occurredAt },
-          subscription.accountId,
-        );
-        return payload ? [newDelivery(subscription, stored, payload, now)] : [];
-      });
-      await this.events.insertWithDeliveries(stored, deliveries, tx.manager);
-      return deliveries.length;
+      return payload ? [newDelivery(subscription, stored, payload, now)] : [];
     });
+    const { duplicate } = await this.events.insertOnce(
+      { messageId: message.id, consumer: this.consumer },
+      stored,
+      deliveries,
+    );
+    const created = duplicate ? 0 : deliveries.length;
     if (created > 0) {
-      this.scheduler.kick();
+      this.scheduler.kick(created);
     }
   }
 }

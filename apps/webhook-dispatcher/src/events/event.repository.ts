@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
-import { DataSource, type EntityManager, MoreThanOrEqual } from 'typeorm';
+import { DataSource, MoreThanOrEqual } from 'typeorm';
 import { type NewDelivery } from '../deliveries/delivery.repository';
 import { EventEntity } from './event.entity';
 
@@ -22,28 +22,37 @@ export class EventRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Stores an event with its deliveries (due at once) in one statement: ingestion is one sequential
-   * consumer per topic, so every round trip here bounds how many events a second it takes in.
+   * Records the message in the inbox and, only if it was not there yet, stores the event with its
+   * deliveries (due at once): one statement, so one round trip and atomic without a transaction.
+   * Ingestion is one sequential consumer per topic partition, so every round trip here bounds how
+   * many events a second it takes in. A concurrent duplicate waits on the inbox row, then does nothing.
    */
-  async insertWithDeliveries(
+  async insertOnce(
+    inbox: { messageId: string; consumer: string },
     event: StoredEvent,
     deliveries: NewDelivery[],
-    manager: EntityManager,
-  ): Promise<void> {
+  ): Promise<{ duplicate: boolean }> {
     const column = <K extends keyof NewDelivery>(key: K) => deliveries.map((delivery) => delivery[key]);
-    await manager.query(
-      `WITH event AS (
+    const [{ handled }] = await this.dataSource.query<[{ handled: number }]>(
+      `WITH handled AS (
+         INSERT INTO "webhooks"."inbox" (message_id, consumer) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING RETURNING message_id),
+       event AS (
          INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8))
-       INSERT INTO "webhooks"."deliveries"
-         (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
-       SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.created_at,
-         d.created_at, 'pending'
-       FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-         $16::timestamptz[]) AS d(id, subscription_id, event_id, account_id, environment, event_type, body, created_at)`,
+         SELECT $3, $1, $4, $5, $6, $7, $8, $9 FROM handled),
+       deliveries AS (
+         INSERT INTO "webhooks"."deliveries"
+           (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
+         SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.created_at,
+           d.created_at, 'pending'
+         FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+           $17::timestamptz[]) AS d(id, subscription_id, event_id, account_id, environment, event_type, body, created_at)
+         WHERE EXISTS (SELECT 1 FROM handled))
+       SELECT count(*)::int AS handled FROM handled`,
       [
+        inbox.messageId,
+        inbox.consumer,
         event.id,
-        event.messageId,
         event.type,
         event.environment,
         event.accountIds,
@@ -60,6 +69,7 @@ export class EventRepository {
         column('createdAt'),
       ],
     );
+    return { duplicate: handled === 0 };
   }
 
   /** A stored event of this environment received since `notBefore` (the retention window). */

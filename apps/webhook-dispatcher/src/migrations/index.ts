@@ -1,10 +1,12 @@
 import { CreateWebhooksSchema1763700000000 } from './1763700000000-create-webhooks-schema';
 import { CreateWebhookTables1763800000000 } from './1763800000000-create-webhook-tables';
 import { WebhookEndpointLimitsAndLog1764200000000 } from './1764200000000-webhook-endpoint-limits-and-log';
+import { WebhookAttemptsWithoutLeases1764300000000 } from './1764300000000-webhook-attempts-without-leases';
 
 /** In order of application. A new migration is appended here. */
 export const migrations = [
   CreateWebhooksSchema1763700000000,
   CreateWebhookTables1763800000000,
   WebhookEndpointLimitsAndLog1764200000000,
+  WebhookAttemptsWithoutLeases1764300000000,
 ];

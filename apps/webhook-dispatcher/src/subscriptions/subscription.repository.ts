@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Environment, type WebhookEventType } from '@cts/contracts';
-import { ArrayContains, DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import { endpointOf, type SubscriptionState } from './subscription.domain';
 import { SubscriptionEntity } from './subscription.entity';
 
@@ -75,20 +75,21 @@ export class SubscriptionRepository {
     return rows.length > 0;
   }
 
-  /** Live subscriptions of these accounts, in this environment, to this event type. */
+  /** Live subscriptions of these accounts, in this environment, to this event type (every event takes this path). */
   async matching(
     accountIds: string[],
     environment: string,
     type: string,
-    manager: EntityManager,
-  ): Promise<SubscriptionState[]> {
+  ): Promise<Pick<SubscriptionState, 'id' | 'accountId'>[]> {
     if (accountIds.length === 0) {
       return [];
     }
-    const rows = await manager.find(SubscriptionEntity, {
-      where: { accountId: In(accountIds), environment, deletedAt: IsNull(), events: ArrayContains([type]) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-    return rows.map(toState);
+    const rows = await this.dataSource.query<{ id: string; account_id: string }[]>(
+      `SELECT id, account_id FROM "webhooks"."subscriptions"
+       WHERE account_id = ANY($1::text[]) AND environment = $2 AND deleted_at IS NULL AND events @> ARRAY[$3::text]
+       ORDER BY created_at, id`,
+      [accountIds, environment, type],
+    );
+    return rows.map((row) => ({ id: row.id, accountId: row.account_id }));
   }
 }

@@ -77,7 +77,12 @@ export function eventEnvelope<E extends EventContract>(
   });
 }
 
-/** Publishes an envelope on its contract's topic, as an outbox relay would. */
-export function publishEvent(bus: InProcessBus, contract: EventContract, envelope: Envelope): void {
-  bus.publish(contract.topic, JSON.stringify(envelope));
+/** Publishes an envelope on its contract's topic, as an outbox relay would (without a key, on partition 0, in order). */
+export function publishEvent(
+  bus: InProcessBus,
+  contract: EventContract,
+  envelope: Envelope,
+  key?: string,
+): void {
+  bus.publish(contract.topic, JSON.stringify(envelope), key);
 }

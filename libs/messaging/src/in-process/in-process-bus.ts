@@ -1,20 +1,41 @@
 import { Logger } from '@nestjs/common';
+import { PARTITIONS_CONSUMED_CONCURRENTLY } from '../kafka/kafka.config';
 
 type CommandHandler = (data: unknown) => Promise<unknown>;
 type EventHandler = (data: unknown) => Promise<void>;
 
 interface GroupSubscription {
   handler: EventHandler;
-  queue: Promise<void>;
+  /** One queue per partition: in order within one, concurrent across them. */
+  partitions: Promise<void>[];
 }
 
 const RETRY_DELAYS_MS = [50, 200, 1000, 5000];
 
 /**
+ * Partitions per topic, consumed concurrently as a Kafka consumer does (`PARTITIONS_CONSUMED_CONCURRENTLY`):
+ * messages of one key stay in order, different keys do not wait for each other.
+ */
+const IN_PROCESS_PARTITIONS = PARTITIONS_CONSUMED_CONCURRENTLY;
+
+/** FNV-1a: a stable partition per key. A message without a key goes to partition 0. */
+function partitionOf(key: string | undefined): number {
+  if (key === undefined) {
+    return 0;
+  }
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  }
+  return (hash >>> 0) % IN_PROCESS_PARTITIONS;
+}
+
+/**
  * The one-process mode's broker: same topic names and JSON envelopes as Kafka. Messages cross it as
  * JSON text, so no object is shared between sender and receiver, exactly as over the network.
- * Each consumer group gets every event of a topic, in publication order; a failing handler is
- * retried like a Kafka consumer that did not commit, then the message goes to `<topic>.dlq`.
+ * Each consumer group gets every event of a topic, in publication order per key (partition); a
+ * failing handler is retried like a Kafka consumer that did not commit, then the message goes to
+ * `<topic>.dlq`.
  */
 export class InProcessBus {
   private readonly logger = new Logger(InProcessBus.name);
@@ -32,7 +53,10 @@ export class InProcessBus {
 
   subscribe(topic: string, groupId: string, handler: EventHandler): void {
     const groups = this.subscriptions.get(topic) ?? new Map<string, GroupSubscription>();
-    groups.set(groupId, { handler, queue: Promise.resolve() });
+    groups.set(groupId, {
+      handler,
+      partitions: Array.from({ length: IN_PROCESS_PARTITIONS }, () => Promise.resolve()),
+    });
     this.subscriptions.set(topic, groups);
   }
 
@@ -49,25 +73,32 @@ export class InProcessBus {
     return reply === undefined ? undefined : JSON.parse(JSON.stringify(reply));
   }
 
-  publish(topic: string, value: string): void {
+  publish(topic: string, value: string, key?: string): void {
     if (topic.endsWith('.dlq')) {
       this.deadLetters.push({ topic, value });
     }
+    const partition = partitionOf(key);
     for (const [groupId, subscription] of this.subscriptions.get(topic) ?? []) {
-      subscription.queue = subscription.queue.then(() => this.deliver(topic, groupId, subscription.handler, value));
+      subscription.partitions[partition] = (subscription.partitions[partition] ?? Promise.resolve()).then(() =>
+        this.deliver(topic, groupId, subscription.handler, value),
+      );
     }
   }
 
   /** Resolves when every message published so far has been handled by every group. */
   async drain(): Promise<void> {
     for (;;) {
-      const queues = [...this.subscriptions.values()].flatMap((groups) => [...groups.values()].map((s) => s.queue));
+      const queues = this.queues();
       await Promise.all(queues);
-      const after = [...this.subscriptions.values()].flatMap((groups) => [...groups.values()].map((s) => s.queue));
+      const after = this.queues();
       if (after.every((queue, i) => queue === queues[i])) {
         return;
       }
     }
+  }
+
+  private queues(): Promise<void>[] {
+    return [...this.subscriptions.values()].flatMap((groups) => [...groups.values()].flatMap((s) => s.partitions));
   }
 
   private async deliver(topic: string, groupId: string, handler: EventHandler, value: string): Promise<void> {

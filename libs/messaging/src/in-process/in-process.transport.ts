@@ -91,7 +91,7 @@ export class InProcessPublisher extends MessagePublisher {
 
   publish(messages: OutgoingMessage[]): Promise<void> {
     for (const message of messages) {
-      this.bus.publish(message.topic, message.value);
+      this.bus.publish(message.topic, message.value, message.key);
     }
     return Promise.resolve();
   }

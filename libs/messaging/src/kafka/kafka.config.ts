@@ -27,12 +27,19 @@ const clientConfig = (settings: KafkaSettings) => ({
   retry: { retries: 8, initialRetryTime: 200 },
 });
 
+/**
+ * Partitions one consumer handles at a time, each in order: like that many replicas, which every
+ * handler must already be safe with (inbox, row locks), without their processes.
+ */
+export const PARTITIONS_CONSUMED_CONCURRENTLY = 4;
+
 export const groupIdFor = (service: string, settings: KafkaSettings) => `${service}${settings.groupSuffix ?? ''}`;
 
 /**
  * The Kafka server of a service: one consumer group per service, so replicas share partitions.
  * New groups start from the beginning of a topic: nothing published before a service first joined
  * is skipped. Commands are latency-sensitive, so the broker is polled every 100 ms, not every 5 s.
+ * Up to `PARTITIONS_CONSUMED_CONCURRENTLY` partitions are handled at once.
  */
 export function kafkaServerOptions(service: string, settings: KafkaSettings): Required<KafkaOptions>['options'] {
   return {
@@ -45,6 +52,7 @@ export function kafkaServerOptions(service: string, settings: KafkaSettings): Re
       allowAutoTopicCreation: false,
     },
     subscribe: { fromBeginning: true },
+    run: { partitionsConsumedConcurrently: PARTITIONS_CONSUMED_CONCURRENTLY },
     producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
     postfixId: '',
   };

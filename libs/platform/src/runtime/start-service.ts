@@ -38,6 +38,8 @@ export interface ServiceDefinition {
   imports: (Type | DynamicModule)[];
   /** A service that asks other services (CommandBus) gets a command client and its reply consumer. */
   sendsCommands?: boolean;
+  /** Database connections (default 10): more for a service that holds some for long (webhook attempts). */
+  poolSize?: number;
 }
 
 export interface RunningApp {
@@ -50,7 +52,8 @@ export interface RunningApp {
 class ServiceRootModule {}
 
 export function dataSourceFor(definition: ServiceDefinition, url: string): DataSource {
-  return createServiceDataSource({ schema: definition.schema, url, entities: definition.entities, migrations: definition.migrations });
+  const { schema, entities, migrations, poolSize } = definition;
+  return createServiceDataSource({ schema, url, entities, migrations, poolSize });
 }
 
 /**

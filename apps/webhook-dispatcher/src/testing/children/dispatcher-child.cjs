@@ -1,7 +1,7 @@
 // Child process for the crash test: a real webhook-dispatcher (built, from dist/) that subscribes a
 // receiver, publishes events as the bus would and starts attempting them. It never exits by itself:
 // the test kills it with SIGKILL while its attempts are in flight, as a crashed pod would die.
-// Config (JSON in DISPATCHER_CHILD_CONFIG): { databaseUrl, ca, url, events, leaseMs }.
+// Config (JSON in DISPATCHER_CHILD_CONFIG): { databaseUrl, ca, url, events }.
 const { join } = require('node:path');
 const repo = join(__dirname, '../../../../..');
 const dist = (path) => require(join(repo, 'dist/apps/webhook-dispatcher', path));
@@ -11,13 +11,9 @@ const { eventEnvelope, publishEvent, senderParty, transferPayload } = dist('test
 
 async function main() {
   const config = JSON.parse(process.env.DISPATCHER_CHILD_CONFIG ?? '{}');
-  const instance = await startDispatcher(
-    { url: config.databaseUrl },
-    { ca: config.ca },
-    new Map(),
-    { WEBHOOK_TIMEOUT_MS: '15000' },
-    { leaseMs: config.leaseMs },
-  );
+  const instance = await startDispatcher({ url: config.databaseUrl }, { ca: config.ca }, new Map(), {
+    WEBHOOK_TIMEOUT_MS: '15000',
+  });
   const created = await createWebhook(instance.commands, {
     account_id: 'acct_crash',
     environment: 'test',
