@@ -15,7 +15,11 @@ interface UnsentRow {
   topic: string;
   key: string;
   envelope: unknown;
+  created_at: Date;
 }
+
+/** How often at most the backlog metric is counted (a count is a query of its own). */
+const BACKLOG_SAMPLE_MS = 1000;
 
 /**
  * Publishes what services wrote to `<schema>.outbox`, then marks it sent. Rows are claimed with
@@ -29,6 +33,7 @@ export class OutboxRelay {
   private kicked = false;
   private stopped = true;
   private backlog = 0;
+  private backlogSampledAt = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -60,24 +65,33 @@ export class OutboxRelay {
     return this.backlog;
   }
 
-  /** Publishes one batch; returns how many rows it sent. */
+  /**
+   * Publishes one batch; returns how many rows it sent. The rows are marked sent and locked in one
+   * statement, and the mark commits only after the publish succeeded: a failure or a crash in
+   * between rolls it back, and they go again.
+   */
   async relayOnce(): Promise<number> {
     const schema = this.options.schema;
     return this.dataSource.transaction(async (manager) => {
-      const rows: UnsentRow[] = await manager.query(
-        `SELECT id, topic, key, envelope FROM "${schema}"."outbox" WHERE sent_at IS NULL
-         ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize ?? 100],
+      const [marked]: [UnsentRow[], number] = await manager.query(
+        `UPDATE "${schema}"."outbox" SET sent_at = now() WHERE id IN (
+           SELECT id FROM "${schema}"."outbox" WHERE sent_at IS NULL
+           ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING id, topic, key, envelope, created_at`,
+        [this.batchSize],
       );
-      if (rows.length === 0) {
+      if (marked.length === 0) {
         return 0;
       }
-      await this.publisher.publish(
-        rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })),
-      );
-      await manager.query(`UPDATE "${schema}"."outbox" SET sent_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
+      // RETURNING has no order: publish in the order the events were written.
+      const rows = marked.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+      await this.publisher.publish(rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })));
       return rows.length;
     });
+  }
+
+  private get batchSize(): number {
+    return this.options.batchSize ?? 100;
   }
 
   private schedule(delayMs: number): void {
@@ -96,14 +110,18 @@ export class OutboxRelay {
   private async drain(): Promise<void> {
     this.kicked = false;
     try {
-      while (!this.stopped && (await this.relayOnce()) > 0) {
+      // A partial batch took everything committed before it; a commit after it kicks again.
+      while (!this.stopped && (await this.relayOnce()) >= this.batchSize) {
         // keep going while full batches come back
       }
-      const rows = await this.dataSource.query<{ count: number }[]>(
-        `SELECT count(*)::int AS count FROM "${this.options.schema}"."outbox" WHERE sent_at IS NULL`,
-      );
-      this.backlog = rows[0]?.count ?? 0;
-      outboxBacklog.set({ service: this.options.schema }, this.backlog);
+      if (Date.now() - this.backlogSampledAt >= BACKLOG_SAMPLE_MS) {
+        this.backlogSampledAt = Date.now();
+        const rows = await this.dataSource.query<{ count: number }[]>(
+          `SELECT count(*)::int AS count FROM "${this.options.schema}"."outbox" WHERE sent_at IS NULL`,
+        );
+        this.backlog = rows[0]?.count ?? 0;
+        outboxBacklog.set({ service: this.options.schema }, this.backlog);
+      }
     } catch (error) {
       this.logger.error(`outbox relay for ${this.options.schema} failed, retrying: ${String(error)}`);
     }
