@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import { Environment } from './environment';
 import { currentTraceCarrier, TraceCarrier } from './trace-context';
 
@@ -22,21 +23,11 @@ export const EnvelopeMeta = z.object({
 export type EnvelopeMeta = z.infer<typeof EnvelopeMeta>;
 export type Envelope<P = unknown> = EnvelopeMeta & { payload: P };
 
-const envelopeSchemas = new WeakMap<z.ZodType, z.ZodType>();
+const envelopeAround = builtOnce((payload) => EnvelopeMeta.extend({ payload }));
 
-/**
- * The envelope schema around a payload's, built once per payload schema: zod compiles a schema on
- * its first parse, which costs more than the parse itself, and every message goes through here.
- */
+/** The envelope schema around a payload's, built once per payload schema. */
 export function envelopeSchema<P extends z.ZodType>(payload: P) {
-  const build = () => EnvelopeMeta.extend({ payload });
-  const cached = envelopeSchemas.get(payload) as ReturnType<typeof build> | undefined;
-  if (cached) {
-    return cached;
-  }
-  const schema = build();
-  envelopeSchemas.set(payload, schema);
-  return schema;
+  return envelopeAround(payload) as unknown as ReturnType<typeof EnvelopeMeta.extend<{ payload: P }>>;
 }
 
 /** Who caused a message and on whose behalf: carried from the HTTP request into every message. */

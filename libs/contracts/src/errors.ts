@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 
 /**
  * Stable error codes shared by every service. Services return them as values; only the gateway maps
@@ -59,18 +60,15 @@ export function fail(code: ErrorCode, message: string, extra: { param?: string; 
   return { ok: false, error: { code, message, ...extra } };
 }
 
-const resultSchemas = new WeakMap<z.ZodType, z.ZodType>();
+const resultAround = builtOnce((value) =>
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: ErrorBody })]),
+);
 
-/** The reply schema around a response's, built once per response schema (see `envelopeSchema`). */
+/** The reply schema around a response's, built once per response schema. */
 export function resultSchema<T extends z.ZodType>(value: T) {
-  const build = () => z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: ErrorBody })]);
-  const cached = resultSchemas.get(value) as ReturnType<typeof build> | undefined;
-  if (cached) {
-    return cached;
-  }
-  const schema = build();
-  resultSchemas.set(value, schema);
-  return schema;
+  return resultAround(value) as unknown as z.ZodDiscriminatedUnion<
+    [z.ZodObject<{ ok: z.ZodLiteral<true>; value: T }>, z.ZodObject<{ ok: z.ZodLiteral<false>; error: typeof ErrorBody }>]
+  >;
 }
 
 /** A domain error thrown where returning a value would thread through many layers. */
