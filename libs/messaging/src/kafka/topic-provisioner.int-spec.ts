@@ -1,3 +1,4 @@
+import { eventually } from '@cts/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { parseBrokers } from './kafka.config';
 import { provisionTopics } from './topic-provisioner';
@@ -30,6 +31,7 @@ describe('topic provisioning on a real broker', () => {
 
   it('grows a topic that has fewer partitions than asked, never shrinks one', async () => {
     await provisionTopics(brokers, specs.map((s) => ({ ...s, partitions: s.partitions === 6 ? 8 : 3 })));
-    expect(await partitionCounts()).toEqual({ [specs[0]?.name ?? '']: 12, [specs[1]?.name ?? '']: 8 });
+    // The broker reports new partitions in its metadata a moment after createPartitions returns.
+    await eventually(async () => expect(await partitionCounts()).toEqual({ [specs[0]?.name ?? '']: 12, [specs[1]?.name ?? '']: 8 }), 10_000);
   }, 60_000);
 });
