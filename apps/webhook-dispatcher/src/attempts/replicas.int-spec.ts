@@ -100,7 +100,8 @@ describe('two webhook-dispatcher replicas on one database', () => {
     await replica.query(
       `INSERT INTO "webhooks"."deliveries" (id, subscription_id, event_id, account_id, environment, event_type, body,
          status, next_attempt_at)
-       VALUES ('dlv_orphaned', $1, 'evt_orphaned', 'acct_orphan', 'test', 'transfer.confirmed', '{}', 'pending', now())`,
+       VALUES ('dlv_orphaned', $1, 'evt_orphaned', 'acct_orphan', 'test', 'transfer.confirmed', '{}', 'pending',
+         now() + interval '1 second')`,
       [created.value.webhook_id],
     );
     await replica.query('COMMIT');
@@ -109,7 +110,8 @@ describe('two webhook-dispatcher replicas on one database', () => {
     a.service.app.get(DeliveryScheduler).kick();
     b.service.app.get(DeliveryScheduler).kick();
 
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Due only after the replica holds it (1 s after the insert): the lanes polling every 50 ms skip it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.received('/orphan')).toHaveLength(0);
 
     await a.dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
