@@ -16,9 +16,7 @@ module.exports = {
       ...preset,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
-      // Every request crosses real processes, Kafka and PostgreSQL on a 2-core machine: the first
-      // after start-up (cold proof workers, fresh connections) took over 5 s once in CI.
-      testTimeout: 30_000,
+      setupFilesAfterEnv: ['<rootDir>/e2e/support/test-timeout.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.cjs',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.cjs',
     },
