@@ -3,3 +3,4 @@ export * from './outbox-inbox.schema';
 export * from './unit-of-work';
 export * from './embedded-postgres';
 export * from './persistence-errors';
+export * from './prepared-statement';

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * One event to one subscription, with its retry state. `body` is the exact JSON sent, so every
@@ -7,7 +7,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
  */
 @Entity({ schema: 'webhooks', name: 'deliveries' })
 @Index('IDX_deliveries_subscription', ['subscriptionId', 'createdAt'])
-@Index('IDX_deliveries_due', ['nextAttemptAt'], { where: `status = 'pending'` })
+@Index('IDX_deliveries_due', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
+@Check('CK_deliveries_due_when_pending', `(status = 'pending') = (next_attempt_at IS NOT NULL)`)
 export class DeliveryEntity {
   @PrimaryColumn({ type: 'text' })
   id!: string;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { PreparedStatement } from '@cts/persistence';
 import { type EntityManager } from 'typeorm';
 import { type AttemptOutcome, type AttemptResult, type FailureReason } from '../attempts/attempt.domain';
 import { type DeliveryState, type DeliveryStatus } from './delivery.domain';
@@ -64,6 +65,46 @@ export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
   createdAt: row.createdAt,
 });
 
+/**
+ * The due delivery is picked from `deliveries` alone, walking the due index in order (a join with
+ * `subscriptions` got a plan sorting every due row on each claim while the table had no statistics
+ * yet, as during a burst). The subscription test sits in a sub-select that share-locks the row it
+ * finds, skipping one a DELETE holds: that delivery is left for after the DELETE, which cancels it.
+ * Due means a next attempt is set (a check ties it to `pending`); a row updated meanwhile is tested
+ * again on its new version before it is locked.
+ */
+const CLAIM_NEXT = new PreparedStatement<LockedRow>(
+  'webhooks.claim_next_delivery',
+  `WITH due AS (
+     SELECT d.id FROM "webhooks"."deliveries" d
+     WHERE d.next_attempt_at <= $1
+       AND EXISTS (
+         SELECT FROM "webhooks"."subscriptions" s
+         WHERE s.id = d.subscription_id AND s.deleted_at IS NULL AND s.endpoint <> ALL($2::text[])
+         FOR SHARE SKIP LOCKED)
+     ORDER BY d.next_attempt_at LIMIT 1
+     FOR NO KEY UPDATE SKIP LOCKED)
+   SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.status,
+     d.attempt_count, d.first_attempt_at, d.last_attempt_at, d.last_status_code, d.next_attempt_at,
+     d.failure_reason, d.created_at, s.url, s.secret_sealed, s.endpoint
+   FROM due
+   JOIN "webhooks"."deliveries" d ON d.id = due.id
+   JOIN "webhooks"."subscriptions" s ON s.id = d.subscription_id`,
+);
+
+/** The attempt's log row and the delivery's new state, in one statement. */
+const RECORD_ATTEMPT = new PreparedStatement<never>(
+  'webhooks.record_attempt',
+  `WITH attempt AS (
+     INSERT INTO "webhooks"."delivery_attempts"
+       (id, delivery_id, account_id, environment, attempt_number, attempted_at, duration_ms, status_code,
+        response_body, error_code, error)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11))
+   UPDATE "webhooks"."deliveries" SET status = $12, attempt_count = $5, first_attempt_at = $13,
+     last_attempt_at = $6, last_status_code = $8, next_attempt_at = $14, failure_reason = $15
+   WHERE id = $2`,
+);
+
 @Injectable()
 export class DeliveryRepository {
   /** New deliveries are due at once. */
@@ -100,18 +141,7 @@ export class DeliveryRepository {
     fullEndpoints: string[],
     manager: EntityManager,
   ): Promise<LockedDelivery | null> {
-    const [row] = await manager.query<LockedRow[]>(
-      `SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.status,
-         d.attempt_count, d.first_attempt_at, d.last_attempt_at, d.last_status_code, d.next_attempt_at,
-         d.failure_reason, d.created_at, s.url, s.secret_sealed, s.endpoint
-       FROM "webhooks"."deliveries" d
-       JOIN "webhooks"."subscriptions" s ON s.id = d.subscription_id AND s.deleted_at IS NULL
-       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND s.endpoint <> ALL($2::text[])
-       ORDER BY d.next_attempt_at LIMIT 1
-       FOR NO KEY UPDATE OF d SKIP LOCKED
-       FOR SHARE OF s SKIP LOCKED`,
-      [now, fullEndpoints],
-    );
+    const [row] = await CLAIM_NEXT.run(manager, [now, fullEndpoints]);
     if (!row) {
       return null;
     }
@@ -145,33 +175,23 @@ export class DeliveryRepository {
     result: AttemptResult,
     manager: EntityManager,
   ): Promise<void> {
-    await manager.query(
-      `WITH attempt AS (
-         INSERT INTO "webhooks"."delivery_attempts"
-           (id, delivery_id, account_id, environment, attempt_number, attempted_at, duration_ms, status_code,
-            response_body, error_code, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11))
-       UPDATE "webhooks"."deliveries" SET status = $12, attempt_count = $5, first_attempt_at = $13,
-         last_attempt_at = $6, last_status_code = $8, next_attempt_at = $14, failure_reason = $15
-       WHERE id = $2`,
-      [
-        randomUUID(),
-        delivery.id,
-        delivery.accountId,
-        delivery.environment,
-        result.attemptCount,
-        attemptedAt,
-        outcome.durationMs,
-        outcome.statusCode,
-        outcome.responseBody,
-        outcome.errorCode,
-        outcome.error,
-        result.status,
-        result.firstAttemptAt,
-        result.nextAttemptAt,
-        result.failureReason,
-      ],
-    );
+    await RECORD_ATTEMPT.run(manager, [
+      randomUUID(),
+      delivery.id,
+      delivery.accountId,
+      delivery.environment,
+      result.attemptCount,
+      attemptedAt,
+      outcome.durationMs,
+      outcome.statusCode,
+      outcome.responseBody,
+      outcome.errorCode,
+      outcome.error,
+      result.status,
+      result.firstAttemptAt,
+      result.nextAttemptAt,
+      result.failureReason,
+    ]);
   }
 
   /** A deleted subscription's unfinished deliveries: never attempted again. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
+import { PreparedStatement } from '@cts/persistence';
 import { DataSource, MoreThanOrEqual } from 'typeorm';
 import { type NewDelivery } from '../deliveries/delivery.repository';
 import { EventEntity } from './event.entity';
@@ -17,6 +18,26 @@ export interface StoredEvent {
 
 const toStored = (row: EventEntity): StoredEvent => ({ ...row, environment: row.environment as Environment });
 
+/** The inbox row, and only if it is new, the event and its deliveries (due at once). */
+const INSERT_ONCE = new PreparedStatement<{ handled: number }>(
+  'webhooks.insert_event_once',
+  `WITH handled AS (
+     INSERT INTO "webhooks"."inbox" (message_id, consumer) VALUES ($1, $2)
+     ON CONFLICT DO NOTHING RETURNING message_id),
+   event AS (
+     INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
+     SELECT $3, $1, $4, $5, $6, $7, $8, $9 FROM handled),
+   deliveries AS (
+     INSERT INTO "webhooks"."deliveries"
+       (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
+     SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.created_at,
+       d.created_at, 'pending'
+     FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+       $17::timestamptz[]) AS d(id, subscription_id, event_id, account_id, environment, event_type, body, created_at)
+     WHERE EXISTS (SELECT 1 FROM handled))
+   SELECT count(*)::int AS handled FROM handled`,
+);
+
 @Injectable()
 export class EventRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -33,42 +54,25 @@ export class EventRepository {
     deliveries: NewDelivery[],
   ): Promise<{ duplicate: boolean }> {
     const column = <K extends keyof NewDelivery>(key: K) => deliveries.map((delivery) => delivery[key]);
-    const [{ handled }] = await this.dataSource.query<[{ handled: number }]>(
-      `WITH handled AS (
-         INSERT INTO "webhooks"."inbox" (message_id, consumer) VALUES ($1, $2)
-         ON CONFLICT DO NOTHING RETURNING message_id),
-       event AS (
-         INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
-         SELECT $3, $1, $4, $5, $6, $7, $8, $9 FROM handled),
-       deliveries AS (
-         INSERT INTO "webhooks"."deliveries"
-           (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
-         SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.created_at,
-           d.created_at, 'pending'
-         FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-           $17::timestamptz[]) AS d(id, subscription_id, event_id, account_id, environment, event_type, body, created_at)
-         WHERE EXISTS (SELECT 1 FROM handled))
-       SELECT count(*)::int AS handled FROM handled`,
-      [
-        inbox.messageId,
-        inbox.consumer,
-        event.id,
-        event.type,
-        event.environment,
-        event.accountIds,
-        JSON.stringify(event.data),
-        event.occurredAt,
-        event.createdAt,
-        column('id'),
-        column('subscriptionId'),
-        column('eventId'),
-        column('accountId'),
-        column('environment'),
-        column('eventType'),
-        column('body'),
-        column('createdAt'),
-      ],
-    );
+    const [{ handled }] = await INSERT_ONCE.run(this.dataSource, [
+      inbox.messageId,
+      inbox.consumer,
+      event.id,
+      event.type,
+      event.environment,
+      event.accountIds,
+      JSON.stringify(event.data),
+      event.occurredAt,
+      event.createdAt,
+      column('id'),
+      column('subscriptionId'),
+      column('eventId'),
+      column('accountId'),
+      column('environment'),
+      column('eventType'),
+      column('body'),
+      column('createdAt'),
+    ]);
     return { duplicate: handled === 0 };
   }
 

@@ -2,6 +2,7 @@ import { CreateWebhooksSchema1763700000000 } from './1763700000000-create-webhoo
 import { CreateWebhookTables1763800000000 } from './1763800000000-create-webhook-tables';
 import { WebhookEndpointLimitsAndLog1764200000000 } from './1764200000000-webhook-endpoint-limits-and-log';
 import { WebhookAttemptsWithoutLeases1764300000000 } from './1764300000000-webhook-attempts-without-leases';
+import { WebhookDueIndexByNextAttempt1764400000000 } from './1764400000000-webhook-due-index-by-next-attempt';
 
 /** In order of application. A new migration is appended here. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   CreateWebhookTables1763800000000,
   WebhookEndpointLimitsAndLog1764200000000,
   WebhookAttemptsWithoutLeases1764300000000,
+  WebhookDueIndexByNextAttempt1764400000000,
 ];

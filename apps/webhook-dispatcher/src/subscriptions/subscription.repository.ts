@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Environment, type WebhookEventType } from '@cts/contracts';
+import { PreparedStatement } from '@cts/persistence';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import { endpointOf, type SubscriptionState } from './subscription.domain';
 import { SubscriptionEntity } from './subscription.entity';
@@ -12,6 +13,14 @@ const toState = (row: SubscriptionEntity): SubscriptionState => ({
   events: row.events as WebhookEventType[],
   createdAt: row.createdAt,
 });
+
+/** The live subscriptions of these accounts in one environment that take this event type. */
+const MATCHING = new PreparedStatement<{ id: string; account_id: string }>(
+  'webhooks.matching_subscriptions',
+  `SELECT id, account_id FROM "webhooks"."subscriptions"
+   WHERE account_id = ANY($1::text[]) AND environment = $2 AND deleted_at IS NULL AND events @> ARRAY[$3::text]
+   ORDER BY created_at, id`,
+);
 
 /** Every query is scoped by account and environment: another account's webhook does not exist. */
 @Injectable()
@@ -84,12 +93,7 @@ export class SubscriptionRepository {
     if (accountIds.length === 0) {
       return [];
     }
-    const rows = await this.dataSource.query<{ id: string; account_id: string }[]>(
-      `SELECT id, account_id FROM "webhooks"."subscriptions"
-       WHERE account_id = ANY($1::text[]) AND environment = $2 AND deleted_at IS NULL AND events @> ARRAY[$3::text]
-       ORDER BY created_at, id`,
-      [accountIds, environment, type],
-    );
+    const rows = await MATCHING.run(this.dataSource, [accountIds, environment, type]);
     return rows.map((row) => ({ id: row.id, accountId: row.account_id }));
   }
 }
