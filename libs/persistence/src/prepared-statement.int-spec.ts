@@ -31,7 +31,10 @@ describe('PreparedStatement (real PostgreSQL)', () => {
 
   it('sees what its transaction wrote before committing', async () => {
     await dataSource.query('CREATE TABLE seen (n int)');
-    const count = new PreparedStatement<{ n: number }>('test.count_seen', 'SELECT count(*)::int AS n FROM seen');
+    const count = new PreparedStatement<{ n: number }>(
+      'test.count_seen',
+      'SELECT count(*)::int AS n FROM seen',
+    );
     await dataSource.transaction(async (manager) => {
       await manager.query('INSERT INTO seen VALUES (1)');
       expect(await count.run(manager, [])).toEqual([{ n: 1 }]);

@@ -35,6 +35,11 @@ export class DeliveryAttempter {
     this.endpoints = new EndpointSlots(settings.maxInFlightPerEndpoint);
   }
 
+  /** Whether an attempt to `endpoint` may start now on this replica. */
+  hasRoomFor(endpoint: string): boolean {
+    return this.endpoints.count(endpoint) < this.endpoints.perEndpoint;
+  }
+
   /** Called whenever an endpoint's slot frees up: a delivery held back for it may go now. */
   onSlotFreed(listener: () => void): void {
     this.slotFreed = listener;

@@ -51,22 +51,23 @@ export class EventIngestion {
     // Read outside the insert's statement: under READ COMMITTED a transaction would not see a
     // subscription created meanwhile either, and one deleted meanwhile is never claimed.
     const subscriptions = await this.subscriptions.matching(stored.accountIds, environment, event.type);
-    const deliveries = subscriptions.flatMap((subscription) => {
+    const addressed = subscriptions.flatMap((subscription) => {
       const payload = buildWebhookPayload(
         event,
         { eventId: stored.id, occurredAt: stored.occurredAt },
         subscription.accountId,
       );
-      return payload ? [newDelivery(subscription, stored, payload, now)] : [];
+      return payload
+        ? [{ endpoint: subscription.endpoint, delivery: newDelivery(subscription, stored, payload, now) }]
+        : [];
     });
     const { duplicate } = await this.events.insertOnce(
       { messageId: message.id, consumer: this.consumer },
       stored,
-      deliveries,
+      addressed.map(({ delivery }) => delivery),
     );
-    const created = duplicate ? 0 : deliveries.length;
-    if (created > 0) {
-      this.scheduler.kick(created);
+    if (!duplicate && addressed.length > 0) {
+      this.scheduler.kickFor(addressed.map(({ endpoint }) => endpoint));
     }
   }
 }

@@ -15,9 +15,9 @@ const toState = (row: SubscriptionEntity): SubscriptionState => ({
 });
 
 /** The live subscriptions of these accounts in one environment that take this event type. */
-const MATCHING = new PreparedStatement<{ id: string; account_id: string }>(
+const MATCHING = new PreparedStatement<{ id: string; account_id: string; endpoint: string }>(
   'webhooks.matching_subscriptions',
-  `SELECT id, account_id FROM "webhooks"."subscriptions"
+  `SELECT id, account_id, endpoint FROM "webhooks"."subscriptions"
    WHERE account_id = ANY($1::text[]) AND environment = $2 AND deleted_at IS NULL AND events @> ARRAY[$3::text]
    ORDER BY created_at, id`,
 );
@@ -89,11 +89,11 @@ export class SubscriptionRepository {
     accountIds: string[],
     environment: string,
     type: string,
-  ): Promise<Pick<SubscriptionState, 'id' | 'accountId'>[]> {
+  ): Promise<(Pick<SubscriptionState, 'id' | 'accountId'> & { endpoint: string })[]> {
     if (accountIds.length === 0) {
       return [];
     }
     const rows = await MATCHING.run(this.dataSource, [accountIds, environment, type]);
-    return rows.map((row) => ({ id: row.id, accountId: row.account_id }));
+    return rows.map((row) => ({ id: row.id, accountId: row.account_id, endpoint: row.endpoint }));
   }
 }
