@@ -73,7 +73,7 @@ export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
  * Due means a next attempt is set (a check ties it to `pending`); a row updated meanwhile is tested
  * again on its new version before it is locked.
  */
-const CLAIM_NEXT = new PreparedStatement<LockedRow>(
+export const CLAIM_NEXT = new PreparedStatement<LockedRow>(
   'webhooks.claim_next_delivery',
   `WITH due AS (
      SELECT d.id FROM "webhooks"."deliveries" d
