@@ -249,6 +249,26 @@ describe('webhook fan-out and delivery to a real HTTPS receiver', () => {
     expect(count).toBe(1);
   });
 
+  it('gives each subscription of an account its own delivery, its id led by the event’s time', async () => {
+    const { accountId, path } = harness.unique('twice');
+    const first = await harness.subscribe(accountId, path);
+    const second = await harness.subscribe(accountId, `${path}-second`);
+    harness.publish(TransferConfirmed, transferPayload({ sender: senderParty(accountId, '@twice') }));
+
+    await eventually(() => expect(harness.receiver.received(`${path}-second`)).toHaveLength(1));
+    await eventually(() => expect(harness.receiver.received(path)).toHaveLength(1));
+    const [one] = await harness.deliveries(accountId, first.webhook_id);
+    const [other] = await harness.deliveries(accountId, second.webhook_id);
+    expect([one?.delivery_id, other?.delivery_id]).toEqual([
+      expect.stringMatching(/^dlv_[0-9a-hjkmnp-tv-z]{26}$/),
+      expect.stringMatching(/^dlv_[0-9a-hjkmnp-tv-z]{26}$/),
+    ]);
+    expect(one?.delivery_id).not.toBe(other?.delivery_id);
+    expect(one?.event_id).toBe(other?.event_id);
+    // Sorting by id keeps the order of time, as for every other id.
+    expect(one?.delivery_id.slice(4, 14)).toBe(one?.event_id.slice(4, 14));
+  });
+
   it('lists a delivery log newest first, with status codes and retry counts, honouring limit', async () => {
     const { accountId, path } = harness.unique('log');
     const webhook = await harness.subscribe(accountId, path, ['transfer.confirmed']);

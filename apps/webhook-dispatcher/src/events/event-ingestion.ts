@@ -2,9 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Envelope, newId } from '@cts/contracts';
 import { SERVICE_NAME } from '@cts/platform';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
-import { newDelivery } from '../deliveries/new-delivery';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
-import { SubscriptionRepository } from '../subscriptions/subscription.repository';
 import { EventRepository, type StoredEvent } from './event.repository';
 import { parseSourceEvent } from './source-event.domain';
 import { buildWebhookPayload, eventAudience } from './webhook-payload.domain';
@@ -20,7 +18,6 @@ export class EventIngestion {
 
   constructor(
     private readonly events: EventRepository,
-    private readonly subscriptions: SubscriptionRepository,
     private readonly scheduler: DeliveryScheduler,
     @Inject(SERVICE_NAME) private readonly consumer: string,
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
@@ -48,26 +45,21 @@ export class EventIngestion {
       occurredAt: new Date(message.occurred_at),
       createdAt: now,
     };
-    // Read outside the insert's statement: under READ COMMITTED a transaction would not see a
-    // subscription created meanwhile either, and one deleted meanwhile is never claimed.
-    const subscriptions = await this.subscriptions.matching(stored.accountIds, environment, event.type);
-    const addressed = subscriptions.flatMap((subscription) => {
+    const bodies = [...new Set(stored.accountIds)].flatMap((accountId) => {
       const payload = buildWebhookPayload(
         event,
         { eventId: stored.id, occurredAt: stored.occurredAt },
-        subscription.accountId,
+        accountId,
       );
-      return payload
-        ? [{ endpoint: subscription.endpoint, delivery: newDelivery(subscription, stored, payload, now) }]
-        : [];
+      return payload ? [{ accountId, body: JSON.stringify(payload) }] : [];
     });
-    const { duplicate } = await this.events.insertOnce(
+    const { duplicate, endpoints } = await this.events.ingestOnce(
       { messageId: message.id, consumer: this.consumer },
       stored,
-      addressed.map(({ delivery }) => delivery),
+      bodies,
     );
-    if (!duplicate && addressed.length > 0) {
-      this.scheduler.kickFor(addressed.map(({ endpoint }) => endpoint));
+    if (!duplicate && endpoints.length > 0) {
+      this.scheduler.kickFor(endpoints);
     }
   }
 }

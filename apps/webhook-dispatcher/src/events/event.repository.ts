@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
 import { PreparedStatement } from '@cts/persistence';
 import { DataSource, MoreThanOrEqual } from 'typeorm';
-import { type NewDelivery } from '../deliveries/delivery.repository';
 import { EventEntity } from './event.entity';
 
 export interface StoredEvent {
@@ -18,24 +17,40 @@ export interface StoredEvent {
 
 const toStored = (row: EventEntity): StoredEvent => ({ ...row, environment: row.environment as Environment });
 
-/** The inbox row, and only if it is new, the event and its deliveries (due at once). */
-const INSERT_ONCE = new PreparedStatement<{ handled: number }>(
-  'webhooks.insert_event_once',
+/** What one account of an event's audience is sent, as JSON. */
+export interface AddressedBody {
+  accountId: string;
+  body: string;
+}
+
+/**
+ * The inbox row and, only if it is new, the event and one delivery (due at once) per live
+ * subscription of the audience that takes this event type, the subscriptions read by the same
+ * statement. A delivery's id is derived from its event and subscription: the event id's time part,
+ * then 16 hex digits of sha256(subscription id, event id), all in the id alphabet.
+ */
+const INGEST_ONCE = new PreparedStatement<{ handled: number; endpoints: string[] }>(
+  'webhooks.ingest_event_once',
   `WITH handled AS (
      INSERT INTO "webhooks"."inbox" (message_id, consumer) VALUES ($1, $2)
      ON CONFLICT DO NOTHING RETURNING message_id),
    event AS (
      INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
-     SELECT $3, $1, $4, $5, $6, $7, $8, $9 FROM handled),
+     SELECT $3::text, $1, $4::text, $5::text, $6, $7, $8, $9::timestamptz FROM handled),
+   addressed AS (
+     SELECT s.id AS subscription_id, s.endpoint, a.account_id, a.body
+     FROM unnest($10::text[], $11::text[]) AS a(account_id, body)
+     JOIN "webhooks"."subscriptions" s ON s.account_id = a.account_id AND s.environment = $5::text
+       AND s.deleted_at IS NULL AND s.events @> ARRAY[$4::text]
+     WHERE EXISTS (SELECT FROM handled)),
    deliveries AS (
      INSERT INTO "webhooks"."deliveries"
        (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
-     SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.created_at,
-       d.created_at, 'pending'
-     FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-       $17::timestamptz[]) AS d(id, subscription_id, event_id, account_id, environment, event_type, body, created_at)
-     WHERE EXISTS (SELECT 1 FROM handled))
-   SELECT count(*)::int AS handled FROM handled`,
+     SELECT 'dlv_' || substr($3::text, 5, 10)
+         || left(encode(sha256(convert_to(subscription_id || $3::text, 'UTF8')), 'hex'), 16),
+       subscription_id, $3::text, account_id, $5::text, $4::text, body, $9::timestamptz, $9::timestamptz, 'pending'
+     FROM addressed)
+   SELECT (SELECT count(*) FROM handled)::int AS handled, ARRAY(SELECT endpoint FROM addressed) AS endpoints`,
 );
 
 @Injectable()
@@ -44,17 +59,17 @@ export class EventRepository {
 
   /**
    * Records the message in the inbox and, only if it was not there yet, stores the event with its
-   * deliveries (due at once): one statement, so one round trip and atomic without a transaction.
-   * Ingestion is one sequential consumer per topic partition, so every round trip here bounds how
-   * many events a second it takes in. A concurrent duplicate waits on the inbox row, then does nothing.
+   * deliveries: one statement, so one round trip and atomic without a transaction. Ingestion is one
+   * sequential consumer per topic partition, so every round trip here bounds how many events a
+   * second it takes in. A concurrent duplicate waits on the inbox row, then does nothing. Returns the
+   * endpoint of each delivery made.
    */
-  async insertOnce(
+  async ingestOnce(
     inbox: { messageId: string; consumer: string },
     event: StoredEvent,
-    deliveries: NewDelivery[],
-  ): Promise<{ duplicate: boolean }> {
-    const column = <K extends keyof NewDelivery>(key: K) => deliveries.map((delivery) => delivery[key]);
-    const [{ handled }] = await INSERT_ONCE.run(this.dataSource, [
+    bodies: AddressedBody[],
+  ): Promise<{ duplicate: boolean; endpoints: string[] }> {
+    const [{ handled, endpoints }] = await INGEST_ONCE.run(this.dataSource, [
       inbox.messageId,
       inbox.consumer,
       event.id,
@@ -64,16 +79,10 @@ export class EventRepository {
       JSON.stringify(event.data),
       event.occurredAt,
       event.createdAt,
-      column('id'),
-      column('subscriptionId'),
-      column('eventId'),
-      column('accountId'),
-      column('environment'),
-      column('eventType'),
-      column('body'),
-      column('createdAt'),
+      bodies.map((addressed) => addressed.accountId),
+      bodies.map((addressed) => addressed.body),
     ]);
-    return { duplicate: handled === 0 };
+    return { duplicate: handled === 0, endpoints };
   }
 
   /** A stored event of this environment received since `notBefore` (the retention window). */

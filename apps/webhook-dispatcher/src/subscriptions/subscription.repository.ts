@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { type Environment, type WebhookEventType } from '@cts/contracts';
-import { PreparedStatement } from '@cts/persistence';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import { endpointOf, type SubscriptionState } from './subscription.domain';
 import { SubscriptionEntity } from './subscription.entity';
@@ -13,14 +12,6 @@ const toState = (row: SubscriptionEntity): SubscriptionState => ({
   events: row.events as WebhookEventType[],
   createdAt: row.createdAt,
 });
-
-/** The live subscriptions of these accounts in one environment that take this event type. */
-const MATCHING = new PreparedStatement<{ id: string; account_id: string; endpoint: string }>(
-  'webhooks.matching_subscriptions',
-  `SELECT id, account_id, endpoint FROM "webhooks"."subscriptions"
-   WHERE account_id = ANY($1::text[]) AND environment = $2 AND deleted_at IS NULL AND events @> ARRAY[$3::text]
-   ORDER BY created_at, id`,
-);
 
 /** Every query is scoped by account and environment: another account's webhook does not exist. */
 @Injectable()
@@ -82,18 +73,5 @@ export class SubscriptionRepository {
       [id, accountId, environment, at],
     );
     return rows.length > 0;
-  }
-
-  /** Live subscriptions of these accounts, in this environment, to this event type (every event takes this path). */
-  async matching(
-    accountIds: string[],
-    environment: string,
-    type: string,
-  ): Promise<(Pick<SubscriptionState, 'id' | 'accountId'> & { endpoint: string })[]> {
-    if (accountIds.length === 0) {
-      return [];
-    }
-    const rows = await MATCHING.run(this.dataSource, [accountIds, environment, type]);
-    return rows.map((row) => ({ id: row.id, accountId: row.account_id, endpoint: row.endpoint }));
   }
 }
