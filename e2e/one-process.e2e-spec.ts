@@ -1,10 +1,8 @@
-import { findFreePort } from '@cts/testing';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http } from './support/http';
+import { type OneProcessMode, startOneProcessMode } from './support/one-process-mode';
 import { agentsBehaviour } from './support/agents.behaviour';
 import { approvalsBehaviour } from './support/approvals.behaviour';
 import { metricsBehaviour } from './support/metrics.behaviour';
@@ -14,53 +12,15 @@ import { sdkQuickstartBehaviour } from './support/sdk-quickstart.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { account, fund, provenBalance, transfersBehaviour } from './support/transfers.behaviour';
 
-interface OneProcess {
-  child: ChildProcess;
-  baseUrl: string;
-  output: string[];
-}
-
 const collector = new OtlpCollector();
 
-async function startOneProcess(dataDir: string): Promise<OneProcess> {
-  const port = await findFreePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    CTS_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    // Tracing on, to a stand-in collector (it is off by default).
-    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-    OTEL_BSP_SCHEDULE_DELAY: '200',
-  };
-  delete env.DATABASE_URL;
-  delete env.KAFKA_BROKERS;
-  delete env.REDIS_URL;
-  const child = spawn(process.execPath, [join(__dirname, '../tools/start.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (!output.join('').includes('is running')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`npm start did not come up:\n${output.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { child, baseUrl, output };
-}
-
-async function stopOneProcess(running: OneProcess): Promise<number | null> {
-  const exit = once(running.child, 'exit');
-  running.child.kill('SIGINT');
-  const [code] = (await exit) as [number | null];
-  return code;
-}
+// Tracing on, to a stand-in collector (it is off by default).
+const startOneProcess = (dataDir: string) =>
+  startOneProcessMode(dataDir, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200' });
 
 describe('one-process mode (npm start): embedded PostgreSQL and the in-process bus', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cts-one-process-'));
-  let running: OneProcess;
+  let running: OneProcessMode;
   let adminToken: string;
 
   beforeAll(async () => {
@@ -70,9 +30,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   }, 120_000);
 
   afterAll(async () => {
-    if (running.child.exitCode === null) {
-      await stopOneProcess(running);
-    }
+    await running?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     await collector.close();
   }, 60_000);
@@ -96,7 +54,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
     const created = await account({ baseUrl: running.baseUrl, adminToken });
     await fund({ baseUrl: running.baseUrl, adminToken }, created, '7.25');
     const before = await http(running.baseUrl, 'GET', '/v1/accounts/me', { token: created.token });
-    expect(await stopOneProcess(running)).toBe(0);
+    expect(await running.stop()).toBe(0);
     running = await startOneProcess(dataDir);
     const me = await http(running.baseUrl, 'GET', '/v1/accounts/me', { token: created.token });
     expect(me.status).toBe(200);

@@ -1,12 +1,12 @@
 import { createDecryptionProof } from '@cts/sdk';
-import { findFreePort, generateTestCertificates, HttpsReceiver } from '@cts/testing';
-import { execFileSync, type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { generateTestCertificates, HttpsReceiver } from '@cts/testing';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Page } from 'playwright-core';
 import { http, uniqueHandle } from './http';
+import { startOneProcessMode } from './one-process-mode';
 
 const repoRoot = join(__dirname, '../..');
 export const SCREENSHOTS = join(repoRoot, 'docs/images');
@@ -22,16 +22,6 @@ export interface DashboardStack {
   stop(): Promise<void>;
 }
 
-async function waitForBanner(child: ChildProcess, output: string[]): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (!output.join('').includes('is running')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`npm start did not come up:\n${output.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /**
  * The one-process mode with its own data dir and port, an HTTPS webhook receiver whose test CA the
  * server trusts (NODE_EXTRA_CA_CERTS), the dashboard built, and Chromium.
@@ -43,42 +33,19 @@ export async function startDashboardStack(): Promise<DashboardStack> {
   const caFile = join(dataDir, 'webhook-ca.pem');
   writeFileSync(caFile, certificates.ca);
   const receiver = await new HttpsReceiver(certificates).start();
-  const port = await findFreePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    CTS_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    NODE_EXTRA_CA_CERTS: caFile,
-  };
-  for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'ADMIN_TOKEN']) {
-    delete env[name];
-  }
-  const child = spawn(process.execPath, [join(repoRoot, 'tools/start.mjs')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const [, browser] = await Promise.all([
-    waitForBanner(child, output),
+  const [running, browser] = await Promise.all([
+    startOneProcessMode(dataDir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: caFile }),
     // Root (CI containers) cannot use Chromium's sandbox.
     chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] }),
   ]);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: running.baseUrl,
     adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim(),
     receiver,
     browser,
     async stop() {
       await browser.close();
-      if (child.exitCode === null) {
-        const exited = once(child, 'exit');
-        child.kill('SIGINT');
-        await exited;
-      }
+      await running.stop();
       await receiver.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

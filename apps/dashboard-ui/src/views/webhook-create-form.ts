@@ -1,20 +1,7 @@
-import { CtsApiError } from '@cts/sdk';
+import { CtsApiError, WEBHOOK_EVENT_TYPES } from '@cts/sdk';
 import { type ViewContext } from '../app/view';
 import { field, h, replaceChildren } from '../ui/dom';
 import { secretPanel } from './secret-panel';
-
-const EVENTS = [
-  'transfer.initiated',
-  'transfer.confirmed',
-  'transfer.failed',
-  'agent.transaction.pending_approval',
-  'agent.transaction.approved',
-  'agent.transaction.rejected',
-  'agent.transaction.expired',
-  'agent.transaction.failed',
-  'agent.policy.updated',
-  'agent.created',
-] as const;
 
 /** `POST /v1/webhooks`: the signing secret comes back once and is shown with a copy button. */
 export function webhookCreateForm(
@@ -30,7 +17,7 @@ export function webhookCreateForm(
     url,
     'HTTPS only; the service refuses private and loopback addresses.',
   );
-  const boxes = EVENTS.map((event) =>
+  const boxes = WEBHOOK_EVENT_TYPES.map((event) =>
     h('input', {
       attrs: { type: 'checkbox', name: 'events', value: event },
       checked: event.startsWith('transfer.'),

@@ -37,7 +37,7 @@ export class DeliveryAttempter {
 
   /** Whether an attempt to `endpoint` may start now on this replica. */
   hasRoomFor(endpoint: string): boolean {
-    return this.endpoints.count(endpoint) < this.endpoints.perEndpoint;
+    return this.endpoints.hasRoom(endpoint);
   }
 
   /** Called whenever an endpoint's slot frees up: a delivery held back for it may go now. */

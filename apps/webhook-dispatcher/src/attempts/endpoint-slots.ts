@@ -26,8 +26,12 @@ export class EndpointSlots {
     return this.inFlight.get(endpoint) ?? 0;
   }
 
+  hasRoom(endpoint: string): boolean {
+    return this.count(endpoint) < this.perEndpoint;
+  }
+
   /** Endpoints at the limit: none of their deliveries is claimed until one of their attempts ends. */
   full(): string[] {
-    return [...this.inFlight].filter(([, count]) => count >= this.perEndpoint).map(([endpoint]) => endpoint);
+    return [...this.inFlight.keys()].filter((endpoint) => !this.hasRoom(endpoint));
   }
 }

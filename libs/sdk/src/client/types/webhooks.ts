@@ -1,13 +1,19 @@
-/** Spec §6.1; the service may add types, so any string is accepted too. */
-export type WebhookEventType =
-  | 'transfer.initiated'
-  | 'transfer.confirmed'
-  | 'transfer.failed'
-  | 'agent.transaction.pending_approval'
-  | 'agent.transaction.approved'
-  | 'agent.transaction.rejected'
-  | 'agent.policy.updated'
-  | (string & NonNullable<unknown>);
+/** The event types a webhook can subscribe to: spec §6.1 and the service's additions (docs/events.md). */
+export const WEBHOOK_EVENT_TYPES = [
+  'transfer.initiated',
+  'transfer.confirmed',
+  'transfer.failed',
+  'agent.transaction.pending_approval',
+  'agent.transaction.approved',
+  'agent.transaction.rejected',
+  'agent.transaction.expired',
+  'agent.transaction.failed',
+  'agent.policy.updated',
+  'agent.created',
+] as const;
+
+/** One of WEBHOOK_EVENT_TYPES; the service may add types, so any string is accepted too. */
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | (string & NonNullable<unknown>);
 
 /** Spec §2.7. */
 export interface Webhook {
