@@ -3,7 +3,7 @@ import { type LedgerEnvironment } from '../ledger.port';
 import { BlockClock } from './block-clock';
 import { type LocalLedgerGenesis, runGenesis } from './genesis';
 import { LocalLedgerRuntime, type LocalOperatorKeys } from './local-runtime';
-import { StateFileWriter, readStateFile } from './state-file';
+import { LedgerStateStore } from './state-file';
 import {
   acquireLock,
   ensureDirectory,
@@ -35,13 +35,14 @@ export async function createLocalLedgerRuntime(
       mintAuthoritySeed: loadOrCreateSeed(layout.mintAuthorityKey),
     };
     const svm = createSvm({ zkElGamalProofProgram: options.zkElGamalProofProgram ?? 'enabled' });
-    const saved = readStateFile(layout.state);
+    const store = new LedgerStateStore(layout.state, layout.journal);
+    const saved = store.load();
     const clock = new BlockClock(saved === null ? svm.getClock().slot : BigInt(saved.slot) + 1n);
     const runtime = new LocalLedgerRuntime(options.environment, svm, clock);
     if (saved !== null) {
       runtime.restore(saved);
     }
-    runtime.persistTo(new StateFileWriter(layout.state, () => runtime.snapshot()));
+    runtime.persistTo(store);
     const genesis = readGenesis(layout.genesis) ?? (await firstStart(runtime, operatorKeys, layout.genesis));
     runtime.attach({ genesis, operatorKeys, release });
     return runtime;
@@ -61,8 +62,8 @@ async function firstStart(
     createKeyPairSignerFromPrivateKeyBytes(operatorKeys.mintAuthoritySeed),
   ]);
   const genesis = await runGenesis(runtime, feePayer, mintAuthority);
-  // Genesis is recorded last: a crash before this line re-runs it on the next start.
-  await runtime.flush();
+  // Genesis is recorded last (its transactions are already journaled): a crash before this line
+  // re-runs it on the next start.
   writeGenesis(genesisPath, genesis);
   return genesis;
 }

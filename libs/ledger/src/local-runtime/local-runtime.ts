@@ -3,7 +3,12 @@ import { type Address, type EncodedAccount, type Transaction, getBase58Decoder, 
 import { type LedgerAsset, type LedgerEnvironment } from '../ledger.port';
 import { type BlockClock, type BlockView } from './block-clock';
 import { type LocalLedgerGenesis } from './genesis';
-import { type LedgerStateFile, type StateFileWriter } from './state-file';
+import {
+  type JournalEntry,
+  type LedgerStateFile,
+  type LedgerStateStore,
+  type PersistedAccount,
+} from './state-file';
 import { type TransactionErrorJson, transactionErrorJson } from './transaction-error-json';
 import { parseWireTransaction } from './wire-transaction';
 
@@ -45,7 +50,7 @@ const SIGNATURES_PERSISTED = 5_000;
 export class LocalLedgerRuntime {
   private readonly tracked = new Set<Address>();
   private readonly signatures = new Map<string, SignatureRecord>();
-  private writer: StateFileWriter | null = null;
+  private store: LedgerStateStore | null = null;
   private setup: RuntimeSetup | null = null;
   private closed = false;
 
@@ -175,24 +180,21 @@ export class LocalLedgerRuntime {
     }
   }
 
-  persistTo(writer: StateFileWriter): void {
-    this.writer = writer;
+  /** From now on every landed transaction is on disk before its submission returns. */
+  persistTo(store: LedgerStateStore): void {
+    store.open(this.snapshot());
+    this.store = store;
   }
 
   snapshot(): LedgerStateFile {
     const accounts: LedgerStateFile['accounts'] = {};
     for (const address of this.tracked) {
-      const account = this.account(address);
+      const account = this.persisted(address);
       if (account === null) {
         this.tracked.delete(address);
         continue;
       }
-      accounts[address] = {
-        lamports: account.lamports.toString(),
-        owner: account.programAddress,
-        executable: account.executable,
-        data: Buffer.from(account.data).toString('base64'),
-      };
+      accounts[address] = account;
     }
     const signatures = [...this.signatures].slice(-SIGNATURES_PERSISTED).map(([signature, record]) => ({
       signature,
@@ -208,18 +210,14 @@ export class LocalLedgerRuntime {
     };
   }
 
-  async flush(): Promise<void> {
-    await this.writer?.flush();
-  }
-
-  /** Writes the last state and releases the state directory. */
-  async close(): Promise<void> {
-    if (this.closed) {
-      return;
+  /** Folds the journal into the snapshot and releases the state directory. */
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.store?.close(this.snapshot());
+      this.setup?.release();
     }
-    this.closed = true;
-    await this.flush();
-    this.setup?.release();
+    return Promise.resolve();
   }
 
   private attached(): RuntimeSetup {
@@ -239,10 +237,24 @@ export class LocalLedgerRuntime {
         this.signatures.delete(oldest.value);
       }
     }
+    const entry: JournalEntry = { signature, slot: slot.toString(), err, accounts: {} };
     for (const address of written) {
       this.tracked.add(address);
+      entry.accounts[address] = this.persisted(address);
     }
-    this.writer?.markDirty();
+    this.store?.append(entry, () => this.snapshot());
+  }
+
+  private persisted(address: Address): PersistedAccount | null {
+    const account = this.account(address);
+    return account === null
+      ? null
+      : {
+          lamports: account.lamports.toString(),
+          owner: account.programAddress,
+          executable: account.executable,
+          data: Buffer.from(account.data).toString('base64'),
+        };
   }
 
   private execute(transaction: Transaction, mode: 'simulate' | 'send'): ExecutionReport {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address } from '@solana/kit';
@@ -23,8 +23,8 @@ describe('local ledger state', () => {
   let pool: ProofPool;
   const open: { runtime: LocalLedgerRuntime; ledger: SolanaRpcLedger }[] = [];
 
-  const start = async (environment: 'test' | 'live' = 'test') => {
-    const runtime = await createLocalLedgerRuntime({ stateDir, environment });
+  const start = async (environment: 'test' | 'live' = 'test', directory = stateDir) => {
+    const runtime = await createLocalLedgerRuntime({ stateDir: directory, environment });
     const ledger = new SolanaRpcLedger({ ...connectInProcess(runtime), proofPool: pool });
     open.push({ runtime, ledger });
     return { runtime, ledger };
@@ -93,9 +93,53 @@ describe('local ledger state', () => {
     );
   });
 
+  it('keeps a landed transaction when the process dies right after it', async () => {
+    const alice = generateAccountKeyMaterial();
+    const bob = generateAccountKeyMaterial();
+    const running = await start();
+    const [aliceOwner, bobOwner] = (await Promise.all([
+      running.ledger.openAccounts(alice),
+      running.ledger.openAccounts(bob),
+    ])) as [Address, Address];
+    await running.ledger.fundTestAccount(alice, 'USDC', 10_000_000n);
+    const { signature } = await running.ledger.transferConfidential({
+      from: alice,
+      toOwner: bobOwner,
+      asset: 'USDC',
+      amount: 2_500_000n,
+    });
+
+    const airdrop = running.runtime.airdrop(bobOwner, 1_000_000n);
+    const bobLamports = running.runtime.account(bobOwner)?.lamports;
+
+    // The files as a SIGKILL would leave them right after that call returned: no close, no later
+    // write, not even a tick of the event loop. The lock file goes too, as its process would be gone.
+    const crashed = mkdtempSync(join(tmpdir(), 'cts-ledger-crashed-'));
+    try {
+      cpSync(stateDir, crashed, { recursive: true, filter: (source) => !source.endsWith('runtime.lock') });
+      const restarted = await start('test', crashed);
+      expect(airdrop).not.toBeNull();
+      expect(restarted.runtime.signatureStatus(airdrop ?? '')).toEqual({
+        slot: expect.any(BigInt),
+        err: null,
+      });
+      expect(restarted.runtime.account(bobOwner)?.lamports).toBe(bobLamports);
+      expect(await restarted.ledger.confirmSignature(signature)).toBe('confirmed');
+      expect(
+        decryptWithAeKey(alice, confidential(await restarted.ledger.readAccount(aliceOwner, 'USDC'))),
+      ).toBe(7_500_000n);
+      expect(
+        decryptPendingWithElGamal(bob, confidential(await restarted.ledger.readAccount(bobOwner, 'USDC'))),
+      ).toBe(2_500_000n);
+      await stop(restarted);
+    } finally {
+      rmSync(crashed, { recursive: true, force: true });
+    }
+  });
+
   it('keeps operator keys owner-readable only and one runtime per state directory', async () => {
     const { runtime } = await start();
-    for (const file of ['fee-payer.key', 'mint-authority.key', 'ledger-state.json']) {
+    for (const file of ['fee-payer.key', 'mint-authority.key', 'ledger-state.json', 'ledger-journal.jsonl']) {
       expect(statSync(join(stateDir, 'test', file)).mode & 0o777).toBe(0o600);
     }
     const genesis = JSON.parse(readFileSync(join(stateDir, 'test', 'genesis.json'), 'utf8')) as {

@@ -10,6 +10,7 @@ export interface StateLayout {
   directory: string;
   genesis: string;
   state: string;
+  journal: string;
   feePayerKey: string;
   mintAuthorityKey: string;
   lock: string;
@@ -21,6 +22,7 @@ export function stateLayout(stateDir: string, environment: LedgerEnvironment): S
     directory,
     genesis: join(directory, 'genesis.json'),
     state: join(directory, 'ledger-state.json'),
+    journal: join(directory, 'ledger-journal.jsonl'),
     feePayerKey: join(directory, 'fee-payer.key'),
     mintAuthorityKey: join(directory, 'mint-authority.key'),
     lock: join(directory, 'runtime.lock'),
