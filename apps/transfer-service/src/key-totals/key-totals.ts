@@ -18,17 +18,15 @@ export class KeyTotals {
 
   /** Inside the confirming transaction; the row lock keeps concurrent confirmations exact. */
   async add(tx: Transaction, accountId: string, environment: Environment, keyId: string, amount: bigint): Promise<void> {
-    await tx.manager.query(
+    // The upsert both creates the row on the key's first transfer and locks it (ON CONFLICT DO UPDATE).
+    const [row] = await tx.manager.query<{ encrypted_usdc_total: string }[]>(
       `INSERT INTO "transfers"."api_key_totals" ("key_id", "account_id", "encrypted_usdc_total", "updated_at")
-       VALUES ($1, $2, '', now()) ON CONFLICT ("key_id") DO NOTHING`,
+       VALUES ($1, $2, '', now())
+       ON CONFLICT ("key_id") DO UPDATE SET "updated_at" = excluded."updated_at"
+       RETURNING "encrypted_usdc_total"`,
       [keyId, accountId],
     );
-    const row = await tx.manager
-      .createQueryBuilder(ApiKeyTotalEntity, 'k')
-      .setLock('pessimistic_write')
-      .where('k.key_id = :keyId', { keyId })
-      .getOneOrFail();
-    const current = row.encryptedUsdcTotal === '' ? undefined : row.encryptedUsdcTotal;
+    const current = row?.encrypted_usdc_total || undefined;
     const total = await this.custody.addToEncryptedTotal(accountId, environment, current, amount);
     await tx.manager.update(ApiKeyTotalEntity, { keyId }, { encryptedUsdcTotal: total, updatedAt: new Date() });
   }

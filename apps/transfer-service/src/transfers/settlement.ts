@@ -10,7 +10,7 @@ import { formatAmount } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { isLedgerError, type LedgerAccountView, type LedgerPort } from '@cts/ledger';
 import { transferSettlement } from '@cts/messaging';
-import { type Transaction, UnitOfWork } from '@cts/persistence';
+import { UnitOfWork } from '@cts/persistence';
 import { address, type Signature } from '@solana/kit';
 import { KeyTotals } from '../key-totals/key-totals';
 import { AgentGate } from './agent-gate';
@@ -80,20 +80,20 @@ export class Settlement {
     context: MessageContext,
   ): Promise<TransferRecord> {
     const finished = await this.unitOfWork.run(async (tx) => {
-      const current = await this.transfers.findForUpdate(transfer.id, tx.manager);
-      if (current.status !== 'pending') {
-        return current;
+      const changes =
+        outcome.status === 'confirmed'
+          ? { status: 'confirmed' as const, chainSignature: outcome.signature, failureReason: null, confirmedAt: new Date() }
+          : { status: 'failed' as const, chainSignature: outcome.signature, failureReason: outcome.reason, confirmedAt: null };
+      const updated = await this.transfers.finishPending(transfer, changes, tx.manager);
+      if (updated === null) {
+        return (await this.transfers.findById(transfer.id, tx.manager)) ?? transfer;
       }
-      if (outcome.status === 'confirmed') {
-        return this.markConfirmed(tx, current, outcome.signature, amount, context);
+      if (updated.status === 'confirmed' && updated.apiKeyId !== null && updated.asset === 'USDC') {
+        await this.keyTotals.add(tx, updated.sender.account_id, updated.environment, updated.apiKeyId, amount);
       }
-      const failed = await this.transfers.update(
-        transfer.id,
-        { status: 'failed', failureReason: outcome.reason, chainSignature: outcome.signature },
-        tx.manager,
-      );
-      await tx.emit(TransferFailed, failed.id, toTransferEvent(failed, this.publicAmount(failed, amount)), context);
-      return failed;
+      const event = updated.status === 'confirmed' ? TransferConfirmed : TransferFailed;
+      await tx.emit(event, updated.id, toTransferEvent(updated, this.publicAmount(updated, amount)), context);
+      return updated;
     });
     if (finished.status === 'failed') {
       await this.agentGate.release(finished, context);
@@ -112,7 +112,7 @@ export class Settlement {
           amount,
           onSigned: async (signature: Signature) => {
             signed = signature;
-            await this.transfers.update(draft.id, { chainSignature: signature });
+            await this.transfers.recordSignature(draft.id, signature);
           },
         };
         return (draft.confidential ? ledger.transferConfidential(request) : ledger.transferStandard(request)).then((s) => s.signature);
@@ -130,25 +130,6 @@ export class Settlement {
       }
       return pending;
     }
-  }
-
-  private async markConfirmed(
-    tx: Transaction,
-    transfer: TransferRecord,
-    signature: string,
-    amount: bigint,
-    context: MessageContext,
-  ): Promise<TransferRecord> {
-    const confirmed = await this.transfers.update(
-      transfer.id,
-      { status: 'confirmed', chainSignature: signature, confirmedAt: new Date() },
-      tx.manager,
-    );
-    if (transfer.apiKeyId !== null && transfer.asset === 'USDC') {
-      await this.keyTotals.add(tx, transfer.sender.account_id, transfer.environment, transfer.apiKeyId, amount);
-    }
-    await tx.emit(TransferConfirmed, confirmed.id, toTransferEvent(confirmed, this.publicAmount(confirmed, amount)), context);
-    return confirmed;
   }
 
   /**

@@ -36,23 +36,34 @@ export class TransferRepository {
     });
   }
 
-  async update(
-    id: string,
-    changes: Partial<Pick<TransferRecord, 'status' | 'chainSignature' | 'failureReason' | 'confirmedAt'>>,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<TransferRecord> {
-    await manager.update(TransferEntity, { id }, { ...changes, updatedAt: new Date() });
-    return toRecord(await manager.findOneByOrFail(TransferEntity, { id }));
+  /** Before the transaction is sent: a crash after this leaves the reconciler a signature to ask about. */
+  async recordSignature(id: string, chainSignature: string): Promise<void> {
+    await this.dataSource.manager.update(TransferEntity, { id }, { chainSignature, updatedAt: new Date() });
   }
 
-  /** The transfer, row-locked until the surrounding transaction ends. */
-  async findForUpdate(id: string, manager: EntityManager): Promise<TransferRecord> {
-    const row = await manager.createQueryBuilder(TransferEntity, 't').setLock('pessimistic_write').where('t.id = :id', { id }).getOneOrFail();
-    return toRecord(row);
+  /**
+   * Moves a pending transfer to its outcome; null when it is no longer pending (another replica or
+   * the reconciler finished it first). The row stays locked until the surrounding transaction ends,
+   * so of two finishers the second waits and then finds nothing pending.
+   */
+  async finishPending(
+    transfer: TransferRecord,
+    outcome: Pick<TransferRecord, 'status' | 'chainSignature' | 'failureReason' | 'confirmedAt'>,
+    manager: EntityManager,
+  ): Promise<TransferRecord | null> {
+    const changes = { ...outcome, updatedAt: new Date() };
+    const result = await manager
+      .createQueryBuilder()
+      .update(TransferEntity)
+      .set(changes)
+      .where('id = :id AND status = :pending', { id: transfer.id, pending: 'pending' })
+      .execute();
+    // Only the outcome's columns and updated_at change after creation, so the row is now exactly this.
+    return result.affected === 1 ? { ...transfer, ...changes } : null;
   }
 
-  async findById(id: string): Promise<TransferRecord | null> {
-    const row = await this.dataSource.manager.findOneBy(TransferEntity, { id });
+  async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<TransferRecord | null> {
+    const row = await manager.findOneBy(TransferEntity, { id });
     return row ? toRecord(row) : null;
   }
 
