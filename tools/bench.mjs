@@ -136,7 +136,7 @@ try {
   await stack.stop();
 }
 const ratio = median(rounds.map((r) => r.ratio));
-console.log(`\nraw ledger   ${perSecond(median(rounds.map((r) => r.raw)))} (median round; the same transfers straight against a local runtime)`);
-console.log(`end to end   ${perSecond(median(rounds.map((r) => r.e2e.transfersPerSecond)))} (median round; HTTP → one-process mode → ledger)`);
+console.log(`\nraw ledger   ${perSecond(median(rounds.map((r) => r.raw)))} (median over the rounds; the same transfers straight against a local runtime)`);
+console.log(`end to end   ${perSecond(median(rounds.map((r) => r.e2e.transfersPerSecond)))} (median over the rounds; HTTP → one-process mode → ledger)`);
 console.log(`ratio        ${ratio.toFixed(2)} × raw, median of ${roundCount} round(s) (target ≥ 0.80)`);
 console.log(JSON.stringify({ transfers, sources, rounds, ratio }));

@@ -1,7 +1,6 @@
 import {
   closeSync,
   existsSync,
-  fstatSync,
   ftruncateSync,
   openSync,
   readFileSync,
@@ -106,7 +105,7 @@ export class LedgerStateStore {
     // harmless, since an entry sets accounts to what they were after it, in order.
     if (this.journal !== null) {
       ftruncateSync(this.journal, 0);
-      this.journalBytes = fstatSync(this.journal).size;
+      this.journalBytes = 0;
     }
     this.snapshotBytes = text.length;
   }

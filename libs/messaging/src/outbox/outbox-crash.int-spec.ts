@@ -1,5 +1,5 @@
-import { AccountCreated, allTopicSpecs, EventTopics, type Envelope } from '@cts/contracts';
-import { createOutboxInboxTables, createServiceDataSource, UnitOfWork } from '@cts/persistence';
+import { allTopicSpecs, EventTopics, type Envelope } from '@cts/contracts';
+import { UnitOfWork } from '@cts/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@cts/testing';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { spawn } from 'node:child_process';
@@ -10,6 +10,7 @@ import { KafkaPublisher } from '../kafka/kafka-publisher';
 import { parseBrokers } from '../kafka/kafka.config';
 import { provisionTopics } from '../kafka/topic-provisioner';
 import { OutboxRelay } from './outbox-relay';
+import { emitAccountCreated, openOutboxSchema } from './testing/outbox-schema';
 
 const SCHEMA = 'crash_test';
 const brokers = () => parseBrokers(process.env.KAFKA_BROKERS ?? '');
@@ -22,12 +23,7 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    dataSource = createServiceDataSource({ schema: SCHEMA, url: db.url, entities: [], migrations: [] });
-    await dataSource.initialize();
-    await dataSource.query(`CREATE SCHEMA ${SCHEMA}`);
-    const runner = dataSource.createQueryRunner();
-    await createOutboxInboxTables(runner, SCHEMA);
-    await runner.release();
+    dataSource = await openOutboxSchema(db.url, SCHEMA);
     await dataSource.query(`CREATE TABLE ${SCHEMA}.effects (event_id uuid NOT NULL)`);
     await provisionTopics(brokers(), allTopicSpecs());
     consumer = new Kafka({ brokers: brokers(), clientId: 'crash-observer', logLevel: logLevel.NOTHING }).consumer({
@@ -52,14 +48,7 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
 
   it('publishes the event after the relay is killed, and the consumer’s inbox applies it once', async () => {
     const unitOfWork = new UnitOfWork(dataSource, SCHEMA);
-    const event = await unitOfWork.run((tx) =>
-      tx.emit(
-        AccountCreated,
-        'acct_crash',
-        { account_id: 'acct_crash', handle: '@crash', type: 'personal', kyc_status: 'unverified', owner_account_id: null, created_at: new Date().toISOString() },
-        { correlationId: 'req_crash', environment: null, accountId: 'acct_crash' },
-      ),
-    );
+    const event = await unitOfWork.run((tx) => emitAccountCreated(tx, 'acct_crash', '@crash'));
 
     const child = spawn(process.execPath, [join(__dirname, '../../../testing/src/children/relay-then-die.cjs'), db.url, SCHEMA], {
       env: process.env,

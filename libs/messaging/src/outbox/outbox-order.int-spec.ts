@@ -1,9 +1,10 @@
-import { AccountCreated, type Envelope } from '@cts/contracts';
-import { createOutboxInboxTables, createServiceDataSource, UnitOfWork } from '@cts/persistence';
+import { type Envelope } from '@cts/contracts';
+import { UnitOfWork } from '@cts/persistence';
 import { createTestDatabase, type TestDatabase } from '@cts/testing';
 import { type DataSource } from 'typeorm';
 import { MessagePublisher, type OutgoingMessage } from '../publisher';
 import { OutboxRelay } from './outbox-relay';
+import { emitAccountCreated, openOutboxSchema } from './testing/outbox-schema';
 
 const SCHEMA = 'order_test';
 
@@ -24,12 +25,7 @@ describe('outbox relay order (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    dataSource = createServiceDataSource({ schema: SCHEMA, url: db.url, entities: [], migrations: [] });
-    await dataSource.initialize();
-    await dataSource.query(`CREATE SCHEMA ${SCHEMA}`);
-    const runner = dataSource.createQueryRunner();
-    await createOutboxInboxTables(runner, SCHEMA);
-    await runner.release();
+    dataSource = await openOutboxSchema(db.url, SCHEMA);
   });
 
   afterAll(async () => {
@@ -37,30 +33,18 @@ describe('outbox relay order (real PostgreSQL)', () => {
     await db.drop();
   });
 
-  const emit = (tx: Parameters<Parameters<UnitOfWork['run']>[0]>[0], handle: string) =>
-    tx.emit(
-      AccountCreated,
-      'acct_order',
-      {
-        account_id: 'acct_order',
-        handle,
-        type: 'personal',
-        kyc_status: 'unverified',
-        owner_account_id: null,
-        created_at: new Date().toISOString(),
-      },
-      { correlationId: 'req_order', environment: null, accountId: 'acct_order' },
-    );
-
   it('publishes a batch in the order its events were written, not in the order the table returns them', async () => {
     const unitOfWork = new UnitOfWork(dataSource, SCHEMA);
     const written: Envelope[] = [];
     // Three transactions one after the other, then two events in one transaction.
     for (const handle of ['@first', '@second', '@third']) {
-      written.push(await unitOfWork.run((tx) => emit(tx, handle)));
+      written.push(await unitOfWork.run((tx) => emitAccountCreated(tx, 'acct_order', handle)));
     }
     written.push(
-      ...(await unitOfWork.run(async (tx) => [await emit(tx, '@fourth'), await emit(tx, '@fifth')])),
+      ...(await unitOfWork.run(async (tx) => [
+        await emitAccountCreated(tx, 'acct_order', '@fourth'),
+        await emitAccountCreated(tx, 'acct_order', '@fifth'),
+      ])),
     );
     // Rewriting the first rows moves them to the end of the table: a scan now meets them last.
     await dataSource.query(`UPDATE ${SCHEMA}.outbox SET key = key WHERE id = ANY($1)`, [

@@ -1,4 +1,8 @@
-/** The event types a webhook can subscribe to: spec §6.1 and the service's additions (docs/events.md). */
+/**
+ * The event types a webhook can subscribe to: spec §6.1 and the service's additions (docs/events.md).
+ * A copy of @cts/contracts' list, which the browser bundle cannot import (zod, uuid, tracing);
+ * webhook-event-types.spec keeps the two equal.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'transfer.initiated',
   'transfer.confirmed',
