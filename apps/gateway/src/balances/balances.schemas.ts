@@ -11,8 +11,7 @@ export const BalancesQuery = z
       .optional()
       .describe('base64 of {"v":1,"proofs":[{asset, amount, proof}]} built client-side (SDK createDecryptionProof); also accepted as header X-Decryption-Proof'),
   })
-  .strict()
-  .meta({ id: 'BalancesQuery' });
+  .strict();
 export type BalancesQuery = z.infer<typeof BalancesQuery>;
 
 export const BalancesSchema = z

@@ -77,6 +77,65 @@ describe('request validation', () => {
     });
   });
 
+  describe('with the constraints the OpenAPI document states', () => {
+    let gateway: TestGateway;
+
+    beforeAll(async () => {
+      gateway = await startTestGateway();
+    });
+
+    afterAll(async () => {
+      await gateway.close();
+    });
+
+    it.each(['', '0', '0.00', '-1', '1e3', '01.5', '.5', '1.'])('refuses the amount %j with 400 invalid_request', async (amount) => {
+      const alice = seedAccount(gateway.accounts);
+
+      const res = await request(gateway.url)
+        .post('/v1/transfers')
+        .set(bearer(alice.keys.test.secret))
+        .send({ to: '@bob', amount })
+        .expect(400);
+
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'amount' });
+    });
+
+    it.each([
+      [{}, 'spend_policy.daily_limit_usdc'],
+      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: -1 }, 'spend_policy.per_transaction_limit_usdc'],
+      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, active_hours: '9-17' }, 'spend_policy.active_hours'],
+      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, colour: 'red' }, 'spend_policy.colour'],
+    ])('refuses the spend_policy %j with 400 invalid_policy naming %s', async (spendPolicy, param) => {
+      const alice = seedAccount(gateway.accounts);
+
+      const res = await request(gateway.url)
+        .post('/v1/accounts/me/agents')
+        .set(bearer(alice.keys.test.secret))
+        .send({ name: 'shopper', spend_policy: spendPolicy })
+        .expect(400);
+
+      expect(res.body.error).toMatchObject({ code: 'invalid_policy', param });
+    });
+
+    it('answers a bad policy patch with invalid_policy and a bad agent name with invalid_request', async () => {
+      const alice = seedAccount(gateway.accounts);
+
+      const patch = await request(gateway.url)
+        .patch('/v1/agents/acct_1/spend-policy')
+        .set(bearer(alice.keys.test.secret))
+        .send({ approval_window_minutes: 0 })
+        .expect(400);
+      const name = await request(gateway.url)
+        .post('/v1/accounts/me/agents')
+        .set(bearer(alice.keys.test.secret))
+        .send({ name: 'Not OK', spend_policy: { daily_limit_usdc: 10, per_transaction_limit_usdc: 1 } })
+        .expect(400);
+
+      expect(patch.body.error).toMatchObject({ code: 'invalid_policy', param: 'approval_window_minutes' });
+      expect(name.body.error).toMatchObject({ code: 'invalid_request', param: 'name' });
+    });
+  });
+
   describe('of query parameters', () => {
     const pipe = new SchemaValidationPipe();
     const schema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }).strict();

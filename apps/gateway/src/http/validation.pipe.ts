@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
-import { DomainError } from '@cts/contracts';
+import { DomainError, type ErrorCode } from '@cts/contracts';
+import { z } from 'zod';
 
 type Schema = NonNullable<ArgumentMetadata['schema']>;
 type Validated = Awaited<ReturnType<Schema['~standard']['validate']>>;
@@ -9,7 +10,8 @@ type Issue = NonNullable<Validated['issues']>[number] & { code?: unknown; keys?:
 /**
  * Validates every parameter declared with a schema (`@Body({ schema })`, `@Query({ schema })`,
  * `@Param('id', { schema })`) and returns the parsed value. A failure is `400 invalid_request`
- * whose `param` names the first offending field (an unknown one included).
+ * whose `param` names the first offending field (an unknown one included). A schema on the way to
+ * that field whose meta has `x-error-code` (also in the OpenAPI document) answers with that code instead.
  */
 @Injectable()
 export class SchemaValidationPipe implements PipeTransform {
@@ -20,7 +22,9 @@ export class SchemaValidationPipe implements PipeTransform {
     }
     const result = await schema['~standard'].validate(value);
     if (result.issues) {
-      throw invalidRequest(result.issues[0], metadata);
+      const error = invalidRequest(result.issues[0], metadata);
+      const code = errorCodeOnPath(schema, pathOf(result.issues[0] ?? { message: '' }));
+      throw code ? new DomainError(code, error.message, error.details) : error;
     }
     return result.value;
   }
@@ -52,4 +56,31 @@ function invalidRequest(issue: Issue | undefined, metadata: ArgumentMetadata): D
 
 function pathOf(issue: Issue): string[] {
   return (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment));
+}
+
+/** The innermost `x-error-code` meta of the zod schemas along `path`, if any. */
+function errorCodeOnPath(schema: unknown, path: string[]): ErrorCode | undefined {
+  let code: ErrorCode | undefined;
+  let current: unknown = schema;
+  for (const key of [undefined, ...path]) {
+    if (key !== undefined) {
+      current = current instanceof z.ZodObject ? (current.shape as Record<string, unknown>)[key] : undefined;
+    }
+    current = unwrap(current);
+    const meta = current instanceof z.ZodType ? current.meta() : undefined;
+    const found = meta?.['x-error-code'];
+    code = typeof found === 'string' ? (found as ErrorCode) : code;
+    if (current === undefined) {
+      break;
+    }
+  }
+  return code;
+}
+
+function unwrap(schema: unknown): unknown {
+  let current = schema;
+  while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+    current = current.unwrap();
+  }
+  return current;
 }

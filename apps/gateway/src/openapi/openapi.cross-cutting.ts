@@ -36,6 +36,7 @@ export function addCrossCuttingDocs(document: OpenAPIObject, headers: CrossCutti
       if (!operation) {
         continue;
       }
+      assertNamedParameters(operation);
       if (IDEMPOTENT_METHODS.has(method) && operation.security?.length) {
         addIdempotency(operation, headers);
       }
@@ -43,6 +44,20 @@ export function addCrossCuttingDocs(document: OpenAPIObject, headers: CrossCutti
     }
   }
   return document;
+}
+
+/**
+ * Nest documents a `@Query({ schema })` object field by field only when the schema is inline: one
+ * with `.meta({ id })` becomes a nameless parameter, which validators and client generators refuse.
+ */
+function assertNamedParameters(operation: OperationObject): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (!('$ref' in parameter) && !parameter.name) {
+      throw new Error(
+        `${operation.operationId}: a ${parameter.in} parameter has no name — give its zod object schema no .meta({ id })`,
+      );
+    }
+  }
 }
 
 function addRequestIdHeader(operation: OperationObject, header: string): void {

@@ -1,5 +1,7 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type OpenAPIV3 } from 'openapi-types';
 import { createOpenApiDocument } from './openapi.export';
 
 const CHECKED_IN = join(__dirname, '../../../../docs/openapi.json');
@@ -9,6 +11,57 @@ describe('OpenAPI document', () => {
     const generated = `${JSON.stringify(await createOpenApiDocument(), null, 2)}\n`;
 
     expect(readFileSync(CHECKED_IN, 'utf8')).toBe(generated);
+  });
+
+  it('is a valid OpenAPI 3.0 document (@apidevtools/swagger-parser: schema, $refs, parameters)', async () => {
+    const checkedIn = JSON.parse(readFileSync(CHECKED_IN, 'utf8')) as OpenAPIV3.Document;
+
+    await expect(SwaggerParser.validate(structuredClone(checkedIn))).resolves.toBeDefined();
+  });
+
+  it('names every parameter and answers every error status in the Error shape', async () => {
+    const document = (await createOpenApiDocument()) as OpenAPIV3.Document;
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item ?? {}).map(([method, operation]) => ({ path, method, operation: operation as OpenAPIV3.OperationObject })),
+    );
+
+    expect(operations.length).toBeGreaterThan(20);
+    for (const { path, method, operation } of operations) {
+      const parameters = (operation.parameters ?? []) as OpenAPIV3.ParameterObject[];
+      for (const parameter of parameters) {
+        expect({ path, method, name: parameter.name }).toEqual({ path, method, name: expect.stringMatching(/^[\w-]+$/) });
+      }
+      const pathNames = [...path.matchAll(/{(\w+)}/g)].map((match) => match[1]);
+      expect(parameters.filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual(pathNames.sort());
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) >= 400) {
+          expect({ path, method, status, content: (response as OpenAPIV3.ResponseObject).content }).toEqual({
+            path,
+            method,
+            status,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          });
+        }
+      }
+    }
+  });
+
+  it('carries the constraints the gateway validates with', async () => {
+    const schemas = (await createOpenApiDocument()).components?.schemas ?? {};
+    const transfer = schemas.CreateTransferRequest as OpenAPIV3.SchemaObject;
+    const amount = transfer.properties?.amount as OpenAPIV3.SchemaObject;
+    const policy = schemas.SpendPolicyInput as OpenAPIV3.SchemaObject;
+
+    expect(transfer.required).toEqual(['to', 'amount']);
+    for (const [value, valid] of [['12.5', true], ['1', true], ['0.000001', true], ['', false], ['0', false], ['0.0', false], ['01', false], ['-1', false], ['1e3', false], ['.5', false]] as const) {
+      expect([value, new RegExp(amount.pattern ?? '$^').test(value)]).toEqual([value, valid]);
+    }
+    expect(policy).toMatchObject({
+      required: ['daily_limit_usdc', 'per_transaction_limit_usdc'],
+      additionalProperties: false,
+      'x-error-code': 'invalid_policy',
+    });
+    expect(policy.properties?.approval_window_minutes).toMatchObject({ type: 'integer', minimum: 1, maximum: 10_080 });
   });
 
   it('documents every route of the gateway with its security and error shape', async () => {

@@ -5,6 +5,8 @@ import { z } from 'zod';
  * Zod schemas to OpenAPI 3.0 through zod's own JSON Schema output, with one change: response
  * (`output`) objects stay open to new properties, so adding a field to a response never breaks a
  * generated client. Request objects keep `additionalProperties: false`: unknown fields are a 400.
+ * A schema whose meta has `x-openapi` is documented as that instead (a query string's digits as the
+ * integer they mean, see `QueryInteger`).
  */
 export function zodToOpenApi(
   schema: unknown,
@@ -13,7 +15,10 @@ export function zodToOpenApi(
   if (!(schema instanceof z.ZodType)) {
     return undefined;
   }
-  const converted = schema['~standard'].jsonSchema[options.schemaType]({ target: 'openapi-3.0' });
+  const converted = schema['~standard'].jsonSchema[options.schemaType]({
+    target: 'openapi-3.0',
+    libraryOptions: { override: documentAs },
+  });
   const { definitions, $defs, $schema: _dialect, ...root } = converted;
   const open = options.schemaType === 'output' ? openObjects : (value: unknown) => value;
   const components = Object.entries({ ...asRecord(definitions), ...asRecord($defs) }).map(([name, def]) => [
@@ -21,6 +26,17 @@ export function zodToOpenApi(
     open(def),
   ]);
   return { schema: open(root), components: Object.fromEntries(components) as Record<string, object> };
+}
+
+function documentAs(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const meta = ctx.zodSchema instanceof z.ZodType ? ctx.zodSchema.meta() : undefined;
+  const replacement = meta?.['x-openapi'];
+  if (replacement !== null && typeof replacement === 'object') {
+    for (const key of Object.keys(ctx.jsonSchema)) {
+      delete ctx.jsonSchema[key];
+    }
+    Object.assign(ctx.jsonSchema, replacement);
+  }
 }
 
 function openObjects(value: unknown): unknown {

@@ -1,10 +1,18 @@
 import { AssetCode, HeldTransaction, TransferResource, TransferStatus } from '@cts/contracts';
 import { z } from 'zod';
+import { QueryInteger } from '../http/query.schemas';
+
+/** A plain decimal (no sign, exponent, leading zeros or bare dot), not zero; the asset's decimals are checked after. */
+export const AMOUNT_PATTERN = /^(?!0(\.0+)?$)(0|[1-9][0-9]{0,19})(\.[0-9]{1,9})?$/;
 
 export const CreateTransferBody = z
   .object({
     to: z.string().trim().min(1).max(256).describe('Recipient `@handle`, agent handle, verified domain or on-chain address'),
-    amount: z.string().max(40).describe('Decimal string, > 0, at most the asset’s decimals (USDC 6, SOL 9)'),
+    amount: z
+      .string()
+      .max(40)
+      .regex(AMOUNT_PATTERN, 'must be a plain decimal string greater than zero, such as "12.5"')
+      .describe('Decimal string, > 0, at most the asset’s decimals (USDC 6, SOL 9)'),
     asset: AssetCode.default('USDC'),
     confidential: z.boolean().default(true),
     memo: z.string().max(512).optional().describe('Encrypted for sender and recipient; the service stores only ciphertext'),
@@ -32,24 +40,15 @@ export const TransferListSchema = z
   .object({ transfers: z.array(TransferSchema), limit: z.number(), offset: z.number(), has_more: z.boolean() })
   .meta({ id: 'TransferList' });
 
-const Integer = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .default(fallback);
-
 export const ListTransfersQuery = z
   .object({
-    limit: Integer(1, 100, 20),
-    offset: Integer(0, Number.MAX_SAFE_INTEGER, 0),
+    limit: QueryInteger(1, 100, 20),
+    offset: QueryInteger(0, Number.MAX_SAFE_INTEGER, 0),
     status: TransferStatus.optional(),
     from: z.iso.datetime({ offset: true }).optional().describe('Only transfers created after this time'),
     to: z.iso.datetime({ offset: true }).optional().describe('Only transfers created before this time'),
   })
-  .strict()
-  .meta({ id: 'ListTransfersQuery' });
+  .strict();
 export type ListTransfersQuery = z.infer<typeof ListTransfersQuery>;
 
 export const TransferIdParam = z.string().min(1).max(64);

@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, WebhookDelivery, WebhookSubscription } from '@cts/contracts';
 import { z } from 'zod';
+import { QueryInteger } from '../http/query.schemas';
 
 export const WebhookSchema = WebhookSubscription.meta({
   id: 'Webhook',
@@ -51,18 +52,9 @@ export const CreateWebhookBody = z
   .meta({ id: 'CreateWebhookRequest' });
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 
-const Integer = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .default(fallback);
-
 export const ListDeliveriesQuery = z
-  .object({ limit: Integer(1, 100, 20), offset: Integer(0, Number.MAX_SAFE_INTEGER, 0) })
-  .strict()
-  .meta({ id: 'ListWebhookDeliveriesQuery' });
+  .object({ limit: QueryInteger(1, 100, 20), offset: QueryInteger(0, Number.MAX_SAFE_INTEGER, 0) })
+  .strict();
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
 
 export const WebhookIdParam = z.string().min(1).max(64);
