@@ -6,6 +6,7 @@ import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';
 import { gatewaySettings, type GatewayTuning } from './gateway.settings';
 import { assignRequestId } from './http/request-id.middleware';
+import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLogging } from './http/request-logging';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi.document';
 import { requestMetrics } from './http/request-metrics';
@@ -48,7 +49,9 @@ export async function startGateway(
     app.use(requestLogging(logger));
     // JSON only: any other body is left unparsed and fails validation as "not a JSON object".
     app.useBodyParser('json', { limit: BODY_LIMIT });
-    serveOpenApi(app, buildOpenApiDocument(app));
+    const document = buildOpenApiDocument(app);
+    app.use(methodNotAllowed(document));
+    serveOpenApi(app, document);
     await app.listen(options.port ?? runtime.config.PORT, options.host ?? '0.0.0.0');
     const usage = app.get(ApiKeyUsage);
     usage.start();

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'rate_limited',
   'idempotency_key_reused',
   'idempotency_key_in_use',

@@ -23,6 +23,7 @@ describe('error mapping', () => {
     ['api_key_not_found', 404],
     ['recipient_not_found', 404],
     ['transaction_not_found', 404],
+    ['method_not_allowed', 405],
     ['handle_taken', 409],
     ['domain_taken', 409],
     ['transaction_expired', 409],

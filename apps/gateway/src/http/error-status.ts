@@ -23,6 +23,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   transfer_not_found: 404,
   webhook_not_found: 404,
   event_not_found: 404,
+  method_not_allowed: 405,
   handle_taken: 409,
   domain_taken: 409,
   transaction_expired: 409,

@@ -14,7 +14,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Confidential Transfer Service API')
     .setDescription(
       'Confidential transfers, agent wallets under spend policies and signed webhooks. Errors have the shape ' +
-        '`{"error": {code, message, request_id, param?, reason?}}`; every response carries `X-Request-Id`.',
+        '`{"error": {code, message, request_id, param?, reason?}}`; every response carries `X-Request-Id`. ' +
+        'A method a path does not support answers `405 method_not_allowed` with an `Allow` header.',
     )
     .setVersion('1')
     .addBearerAuth(
