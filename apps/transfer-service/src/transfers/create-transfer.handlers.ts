@@ -13,15 +13,15 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { decodeBase64, encryptMemoFor, formatAmount, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
+import { decodeBase64, encryptMemoFor, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { MAX_CONFIDENTIAL_AMOUNT } from '@cts/ledger';
 import { CommandBus, OnCommand } from '@cts/messaging';
 import { isUniqueViolation } from '@cts/persistence';
 import { address } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
-import { assetDecimals } from './assets';
 import { kycAllowsMoney, type TransferRecord, toTransferResource } from './transfer.domain';
+import { checkAmount, needsConfidentialRecipientCheck, recipientReadinessRefusal, selfSendRefusal } from './transfer-rules.domain';
 import { AgentGate } from './agent-gate';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
@@ -49,10 +49,11 @@ export class CreateTransferHandlers {
   @OnCommand(CreateTransfer)
   async create(message: Envelope<Request>): Promise<Result<Created>> {
     const request = message.payload;
-    const amount = this.openAmount(request);
-    if (amount === null) {
-      return fail('invalid_request', `amount must be positive and at most ${formatAmount(MAX_CONFIDENTIAL_AMOUNT, assetDecimals(request.asset))} ${request.asset}`, { param: 'amount' });
+    const checked = checkAmount(this.openAmount(request), request.asset, MAX_CONFIDENTIAL_AMOUNT);
+    if (!checked.ok) {
+      return checked;
     }
+    const amount = checked.value;
     const existing = await this.transfers.findExisting(message.id, request.account_id, request.environment, request.idempotency_key);
     if (existing) {
       return this.answer(await this.reconciler.settleNow(existing, message), request.account_id);
@@ -99,8 +100,7 @@ export class CreateTransferHandlers {
 
   private openAmount(request: Request): bigint | null {
     try {
-      const amount = unsealAmount(this.dataKey, request.sealed_amount, amountSealingContext(request.account_id));
-      return amount > 0n && amount <= MAX_CONFIDENTIAL_AMOUNT ? amount : null;
+      return unsealAmount(this.dataKey, request.sealed_amount, amountSealingContext(request.account_id));
     } catch {
       return null;
     }
@@ -110,19 +110,14 @@ export class CreateTransferHandlers {
     if (!kycAllowsMoney(sender.kyc_status)) {
       return fail('kyc_required', 'Transfers need a verified account (KYC)');
     }
-    if ((recipient.kind === 'account' && recipient.account_id === sender.account_id) || recipient.address === sender.address) {
-      return fail('invalid_request', 'An account cannot send to itself', { param: 'to' });
+    const selfSend = selfSendRefusal(sender, recipient);
+    if (selfSend) {
+      return selfSend;
     }
-    if (recipient.kind === 'external' && request.confidential) {
+    if (needsConfidentialRecipientCheck(recipient, request.confidential)) {
       const ledger = await this.ledgers.of(request.environment);
       const view = await ledger.readAccount(address(recipient.address), request.asset);
-      if (!view.confidentialReady) {
-        return fail(
-          'recipient_not_confidential_ready',
-          'The recipient has no confidential balance for this asset; retry with "confidential": false to send a standard transfer',
-          { param: 'to' },
-        );
-      }
+      return recipientReadinessRefusal(view.confidentialReady);
     }
     return null;
   }

@@ -6,7 +6,6 @@ import {
   TransferFailed,
   TransferInitiated,
 } from '@cts/contracts';
-import { formatAmount } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { isLedgerError, type LedgerAccountView, type LedgerPort } from '@cts/ledger';
 import { transferSettlement } from '@cts/messaging';
@@ -16,22 +15,11 @@ import { KeyTotals } from '../key-totals/key-totals';
 import { AgentGate } from './agent-gate';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
-import { assetDecimals } from './assets';
 import { type TransferRecord, toTransferEvent } from './transfer.domain';
+import { classifyLedgerFailure, publicAmountOf } from './transfer-rules.domain';
 import { TransferRepository } from './transfer.repository';
 
 export type SettleResult = { kind: 'settled'; transfer: TransferRecord } | { kind: 'insufficient_balance' };
-
-/** Ledger errors raised before anything was sent, or that say the transaction failed for good. */
-const DEFINITE_FAILURES = new Set([
-  'insufficient_funds_onchain',
-  'account_not_found',
-  'account_not_confidential',
-  'pending_balance_race',
-  'transaction_failed',
-  'invalid_amount',
-  'unknown_asset',
-]);
 
 /**
  * Moves the money of one transfer. Runs under the sender's lock, so the balance check, the proof and
@@ -62,7 +50,7 @@ export class Settlement {
       }
       await this.unitOfWork.run(async (tx) => {
         await this.transfers.insert(draft, tx.manager);
-        await tx.emit(TransferInitiated, draft.id, toTransferEvent(draft, this.publicAmount(draft, amount)), context);
+        await tx.emit(TransferInitiated, draft.id, toTransferEvent(draft, publicAmountOf(draft, amount)), context);
       });
       const transfer = await inSpan('ledger.settle', { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } }, () =>
         this.submit(ledger, draft, amount, context),
@@ -92,7 +80,7 @@ export class Settlement {
         await this.keyTotals.add(tx, updated.sender.account_id, updated.environment, updated.apiKeyId, amount);
       }
       const event = updated.status === 'confirmed' ? TransferConfirmed : TransferFailed;
-      await tx.emit(event, updated.id, toTransferEvent(updated, this.publicAmount(updated, amount)), context);
+      await tx.emit(event, updated.id, toTransferEvent(updated, publicAmountOf(updated, amount)), context);
       return updated;
     });
     if (finished.status === 'failed') {
@@ -119,9 +107,9 @@ export class Settlement {
       });
       return await this.finish(draft, { status: 'confirmed', signature }, amount, context);
     } catch (error) {
-      if (isLedgerError(error) && (signed === null || DEFINITE_FAILURES.has(error.code))) {
-        const reason = error.code === 'insufficient_funds_onchain' ? 'insufficient_balance' : error.code;
-        return this.finish(draft, { status: 'failed', reason, signature: signed }, amount, context);
+      const failure = isLedgerError(error) ? classifyLedgerFailure(error.code, signed !== null) : { kind: 'undetermined' as const };
+      if (failure.kind === 'failed') {
+        return this.finish(draft, { status: 'failed', reason: failure.reason, signature: signed }, amount, context);
       }
       // Sent but unconfirmed (timeout, lost connection): it may still land. The reconciler decides.
       const pending = await this.transfers.findById(draft.id);
@@ -152,9 +140,5 @@ export class Settlement {
     await this.custody.withKeys(account_id, draft.environment, (keys) => ledger.applyPendingBalance(keys, draft.asset));
     view = await read();
     return view.confidentialReady && this.custody.canSend(account_id, draft.environment, amount, view.decryptableAvailableBalance);
-  }
-
-  private publicAmount(transfer: TransferRecord, amount: bigint): string | undefined {
-    return transfer.confidential ? undefined : formatAmount(amount, assetDecimals(transfer.asset));
   }
 }
