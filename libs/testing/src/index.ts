@@ -4,3 +4,6 @@ export * from './kafka-test-runtime';
 export * from './app-processes';
 export * from './https-receiver';
 export * from './test-certificates';
+export * from './service-under-test';
+export * from './parties';
+export * from './fake-peer';

@@ -1,0 +1,204 @@
+import {
+  type AccountParty,
+  amountSealingContext,
+  CreateTransfer,
+  EventTopics,
+  FundTestAccount,
+  type MessageContext,
+  newId,
+  type PartyRef,
+  ProvisionLedgerAccount,
+  type RequestOf,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
+import {
+  deriveElGamalPubkey,
+  encodeBase64,
+  generateElGamalSecret,
+  parseSealingKey,
+  sealAmount,
+} from '@cts/crypto';
+import {
+  createTestDatabase,
+  newParty,
+  type ServiceUnderTest,
+  startServiceUnderTest,
+  type TestDatabase,
+} from '@cts/testing';
+import { start } from '../transfer-service';
+import { FakeAccountService, FakeAgentPolicyService, FakeApprovalService } from './fake-peers';
+
+export const context: MessageContext = { correlationId: 'req_test', environment: 'test', accountId: null };
+
+export interface Peers {
+  accounts: FakeAccountService;
+  policies: FakeAgentPolicyService;
+  approvals: FakeApprovalService;
+}
+
+export interface TransferRow {
+  id: string;
+  status: string;
+  chain_signature: string | null;
+  failure_reason: string | null;
+  sealed_amount: string;
+}
+
+/**
+ * transfer-service on a fresh PostgreSQL database with its in-process ledgers (test and live), and
+ * fakes of account-service, agent-policy-service and approval-service on its bus.
+ */
+export class TransferHarness {
+  private db?: TestDatabase;
+  private running?: ServiceUnderTest<Peers>;
+  private readonly owners = new Map<string, { agent: PartyRef; owner: PartyRef }>();
+
+  async start(env: Record<string, string> = {}): Promise<void> {
+    this.db = await createTestDatabase();
+    this.running = await startServiceUnderTest(this.db, start, {
+      env,
+      observe: [EventTopics.transfer],
+      peers: (bus) => ({
+        accounts: new FakeAccountService(bus),
+        policies: new FakeAgentPolicyService(bus, (agentId) => this.required(this.owners.get(agentId))),
+        approvals: new FakeApprovalService(bus),
+      }),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.close();
+    await this.db?.drop();
+  }
+
+  get service(): ServiceUnderTest<Peers> {
+    return this.required(this.running);
+  }
+
+  get peers(): Peers {
+    return this.service.peers;
+  }
+
+  /** A new account with custody keys and ledger accounts (provisioned by transfer-service itself). */
+  async openAccount(
+    options: { type?: AccountParty['type']; kyc?: AccountParty['kyc_status']; owner?: PartyRef } = {},
+  ): Promise<AccountParty> {
+    const party = newParty(options.type === 'agent' ? 'agent' : 'user');
+    const provisioned = await this.service.commands.send(
+      ProvisionLedgerAccount,
+      {
+        account_id: party.account_id,
+        recipient_key: encodeBase64(deriveElGamalPubkey(generateElGamalSecret())),
+      },
+      context,
+    );
+    if (!provisioned.ok) {
+      throw new Error(`provisioning failed: ${provisioned.error.message}`);
+    }
+    const account: AccountParty = {
+      ...party,
+      type: options.type ?? 'personal',
+      kyc_status: options.kyc ?? 'verified',
+      address: this.required(provisioned.value.addresses.test),
+      owner: options.owner ?? null,
+    };
+    if (options.owner) {
+      this.owners.set(account.account_id, { agent: party, owner: options.owner });
+    }
+    return this.peers.accounts.register(account);
+  }
+
+  /** Test funds into the account's confidential available balance; fails the test if refused. */
+  async fund(account: AccountParty, amount: bigint): Promise<void> {
+    const funded = await this.service.commands.send(
+      FundTestAccount,
+      {
+        account_id: account.account_id,
+        environment: 'test',
+        asset: 'USDC',
+        sealed_amount: this.seal(account.account_id, amount),
+      },
+      context,
+    );
+    if (!funded.ok) {
+      throw new Error(`funding failed: ${funded.error.message}`);
+    }
+  }
+
+  /** An amount in base units, sealed as the gateway seals it for this sender. */
+  seal(accountId: string, amount: bigint): string {
+    return sealAmount(
+      parseSealingKey(this.service.runtime.secrets.dataSealingKey),
+      amount,
+      amountSealingContext(accountId),
+    );
+  }
+
+  transferRequest(
+    from: AccountParty,
+    to: string,
+    amount: bigint,
+    overrides: Partial<RequestOf<typeof CreateTransfer>> = {},
+  ) {
+    return {
+      account_id: from.account_id,
+      environment: 'test',
+      api_key_id: newId('key'),
+      to,
+      asset: 'USDC',
+      confidential: true,
+      sealed_amount: this.seal(from.account_id, amount),
+      sealed_memo: null,
+      idempotency_key: null,
+      approved_transfer_id: null,
+      ...overrides,
+    } satisfies RequestOf<typeof CreateTransfer>;
+  }
+
+  send(
+    from: AccountParty,
+    to: string,
+    amount: bigint,
+    overrides: Partial<RequestOf<typeof CreateTransfer>> = {},
+  ): Promise<Result<ResponseOf<typeof CreateTransfer>>> {
+    return this.service.commands.send(
+      CreateTransfer,
+      this.transferRequest(from, to, amount, overrides),
+      context,
+    );
+  }
+
+  async row(id: string): Promise<TransferRow | undefined> {
+    const [row] = await this.service.query<TransferRow>(`SELECT * FROM transfers.transfers WHERE id = $1`, [
+      id,
+    ]);
+    return row;
+  }
+
+  async rowsOf(account: AccountParty): Promise<TransferRow[]> {
+    return this.service.query<TransferRow>(
+      `SELECT * FROM transfers.transfers WHERE sender_account_id = $1 ORDER BY created_at`,
+      [account.account_id],
+    );
+  }
+
+  /** The events written for a transfer, in order. */
+  async eventsOf(transferId: string): Promise<string[]> {
+    const rows = await this.service.query<{ type: string }>(
+      `SELECT envelope->>'type' AS type FROM transfers.outbox WHERE key = $1 ORDER BY created_at, id`,
+      [transferId],
+    );
+    return rows.map((r) => r.type);
+  }
+
+  private required<T>(value: T | undefined): T {
+    if (value === undefined) {
+      throw new Error('the harness is not started');
+    }
+    return value;
+  }
+}
+
+/** The error code of a result, or `ok`. */
+export const codeOf = (result: Result<unknown>): string => (result.ok ? 'ok' : result.error.code);
