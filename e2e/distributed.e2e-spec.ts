@@ -57,7 +57,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   tracingBehaviour(stack, () => collector);
   metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
 
-  it('dead-letters an invalid event to <topic>.dlq with the reason, never silently', async () => {
+  it('dead-letters an invalid event to the dead-letter topic of its consumer (<service>.dlq) with the reason, never silently', async () => {
     const kafka = new Kafka({ clientId: 'e2e-dlq', brokers: (running.env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
     const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
@@ -71,7 +71,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
     const consumer = kafka.consumer({ groupId: `e2e-dlq-${Date.now()}` });
     const letters: string[] = [];
     await consumer.connect();
-    await consumer.subscribe({ topic: 'transfer.events.dlq', fromBeginning: true });
+    await consumer.subscribe({ topic: 'webhook-dispatcher.dlq', fromBeginning: true });
     await consumer.run({ eachMessage: ({ message }) => Promise.resolve(void letters.push(message.value?.toString() ?? '')) });
     try {
       await eventually(() => expect(letters.some((letter) => letter.includes(bogus.id))).toBe(true), 30_000, 250);

@@ -167,7 +167,16 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
     expect(shared.KAFKA_BROKERS).toMatch(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/);
     expect(shared.LOG_LEVEL).toMatch(/^(info|debug)$/);
     const data = (app: AppName) => dataOf(named(manifests, 'ConfigMap', appResource(app)));
-    expect(Object.keys(data('gateway')).sort()).toEqual(['PORT', 'RATE_LIMIT_PER_MINUTE']);
+    expect(Object.keys(data('gateway')).sort()).toEqual(['PORT', 'RATE_LIMIT_PER_MINUTE', 'SERVICE_QUERY_URLS']);
+    // Reads take the direct query path to every service's health-port Service.
+    expect(data('gateway').SERVICE_QUERY_URLS?.split(';').map((route) => route.split('=')[0])).toEqual([
+      'account-service',
+      'agent-policy-service',
+      'approval-service',
+      'transfer-service',
+      'webhook-dispatcher',
+    ]);
+    expect(data('gateway').SERVICE_QUERY_URLS).toMatch(new RegExp(`transfer-service=http://[a-z0-9-]*transfer-service:${9464}(;|$)`));
     expect(Object.keys(data('webhook-dispatcher')).sort()).toEqual([
       'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
       'WEBHOOK_RETRY_SCHEDULE',

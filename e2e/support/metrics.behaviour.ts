@@ -20,7 +20,7 @@ export function metricsBehaviour(stack: () => StackUnderTest, serviceHealthUrl?:
     expect(transferService).toMatch(/cts_outbox_backlog_events\{service="transfers"\} \d+/);
     expect(transferService).toMatch(/cts_proof_pool_queue_depth \d+/);
     if (serviceHealthUrl) {
-      await eventually(async () => expect(await scrape(serviceHealthUrl())).toMatch(/cts_consumer_lag_messages\{group="transfer-service[^"]*",topic="transfer.create"\} \d+/), 20_000, 500);
+      await eventually(async () => expect(await scrape(serviceHealthUrl())).toMatch(/cts_consumer_lag_messages\{group="transfer-service[^"]*",topic="transfer.commands"\} \d+/), 20_000, 500);
     }
   }, 60_000);
 }

@@ -10,6 +10,10 @@ export const EventTopics = {
   approval: 'approval.events',
 } as const;
 
+/**
+ * Command types (`<service>.<verb>`): the envelope's `type`, not a topic of their own. A command
+ * travels on its owning service's command topic (`commandTopicOf`).
+ */
 export const CommandTopics = {
   accountCreate: 'account.create',
   accountGet: 'account.get',
@@ -45,6 +49,59 @@ export const CommandTopics = {
   webhookDeliveries: 'webhook.deliveries',
 } as const;
 
+export type CommandType = (typeof CommandTopics)[keyof typeof CommandTopics];
+
+/** The services that consume commands: each has one command topic and one dead-letter topic. */
+export const ServiceTopics = {
+  'account-service': { commands: 'account.commands', prefixes: ['account', 'api-key'] },
+  'transfer-service': { commands: 'transfer.commands', prefixes: ['transfer'] },
+  'agent-policy-service': { commands: 'agent.commands', prefixes: ['agent'] },
+  'approval-service': { commands: 'approval.commands', prefixes: ['approval'] },
+  'webhook-dispatcher': { commands: 'webhook.commands', prefixes: ['webhook'] },
+} as const;
+
+export type ServiceName = keyof typeof ServiceTopics;
+
+/** The apps that send commands: each has one reply topic, shared by its replicas in one group. */
+export const CommandClients = ['gateway', 'transfer-service', 'approval-service'] as const;
+
+/**
+ * Commands that change nothing (reads). They need no ordering, so in the distributed mode they may
+ * take the direct internal query path to their service (same envelope, same contract) when one is
+ * configured, instead of two Kafka hops.
+ */
+export const QueryTypes: ReadonlySet<string> = new Set<CommandType>([
+  'account.get',
+  'account.resolve-recipient',
+  'api-key.list',
+  'api-key.authenticate',
+  'transfer.get',
+  'transfer.list',
+  'transfer.balances',
+  'transfer.key-totals',
+  'agent.list',
+  'agent.get-policy',
+  'approval.list-pending',
+  'webhook.list',
+  'webhook.deliveries',
+]);
+
+/** The service that owns a command type (by its `<prefix>.` ), or undefined for an unknown type. */
+export function serviceOf(type: string): ServiceName | undefined {
+  const prefix = type.slice(0, type.indexOf('.'));
+  const entry = Object.entries(ServiceTopics).find(([, topics]) => (topics.prefixes as readonly string[]).includes(prefix));
+  return entry?.[0] as ServiceName | undefined;
+}
+
+/** The Kafka topic a command type travels on: its owning service's command topic. */
+export function commandTopicOf(type: string): string {
+  const service = serviceOf(type);
+  if (!service) {
+    throw new Error(`No service owns the command type ${type}`);
+  }
+  return ServiceTopics[service].commands;
+}
+
 export interface TopicSpec {
   name: string;
   partitions: number;
@@ -56,18 +113,29 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const DEFAULT_PARTITIONS = { command: 6, reply: 6, event: 12, deadLetter: 1 } as const;
 
-export const replyTopic = (topic: string): string => `${topic}.reply`;
-export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
+/** The reply topic of a command client (`gateway.replies`). */
+export const replyTopic = (client: string): string => `${client}.replies`;
+/** The dead-letter topic of a consuming service (`webhook-dispatcher.dlq`). */
+export const deadLetterTopic = (consumer: string): string => `${consumer}.dlq`;
 
-/** The full list to provision: commands with their reply topics, events, and a DLQ for each consumed topic. */
+/** The full list to provision: a command and a dead-letter topic per service, a reply topic per client, events. */
 export function allTopicSpecs(partitions: Partial<typeof DEFAULT_PARTITIONS> = {}): TopicSpec[] {
   const p = { ...DEFAULT_PARTITIONS, ...partitions };
-  const commands = Object.values(CommandTopics);
-  const events = Object.values(EventTopics);
+  const services = Object.entries(ServiceTopics);
   return [
-    ...commands.map((name) => ({ name, partitions: p.command, retentionMs: DAY_MS })),
-    ...commands.map((name) => ({ name: replyTopic(name), partitions: p.reply, retentionMs: DAY_MS })),
-    ...events.map((name) => ({ name, partitions: p.event, retentionMs: 7 * DAY_MS })),
-    ...[...commands, ...events].map((name) => ({ name: deadLetterTopic(name), partitions: p.deadLetter, retentionMs: 14 * DAY_MS })),
+    ...services.map(([, topics]) => ({ name: topics.commands, partitions: p.command, retentionMs: DAY_MS })),
+    ...CommandClients.map((client) => ({ name: replyTopic(client), partitions: p.reply, retentionMs: DAY_MS })),
+    ...Object.values(EventTopics).map((name) => ({ name, partitions: p.event, retentionMs: 7 * DAY_MS })),
+    ...services.map(([service]) => ({ name: deadLetterTopic(service), partitions: p.deadLetter, retentionMs: 14 * DAY_MS })),
   ];
+}
+
+/**
+ * Topics of the layout before one command topic per service (a command, a reply and a dead-letter
+ * topic per command type, a dead-letter topic per event topic). Nothing reads or writes them any
+ * more; an operator deletes them after the upgrade has drained (docs/operations.md).
+ */
+export function retiredTopics(): string[] {
+  const types = Object.values(CommandTopics);
+  return [...types, ...types.map((t) => `${t}.reply`), ...[...types, ...Object.values(EventTopics)].map((t) => `${t}.dlq`)];
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type ClientProxy } from '@nestjs/microservices';
 import {
   type CommandContract,
+  commandTopicOf,
   createEnvelope,
   envelopeSchema,
   fail,
@@ -25,7 +26,8 @@ export const COMMAND_TIMEOUT_MS = Symbol('COMMAND_TIMEOUT_MS');
 
 /**
  * Sends a command and waits for its reply, over whichever transport the client proxy is. The
- * request is validated before it leaves and the reply when it arrives (STYLE.md rule 4).
+ * command goes on its service's command topic, its type in the envelope. The request is validated
+ * before it leaves and the reply when it arrives (STYLE.md rule 4).
  */
 @Injectable()
 export class CommandBus {
@@ -50,7 +52,7 @@ export class CommandBus {
     const timer = commandRoundTrip.startTimer({ topic: contract.topic });
     let raw: unknown;
     try {
-      raw = await firstValueFrom(this.client.send(contract.topic, envelope).pipe(timeout(this.timeoutMs)));
+      raw = await firstValueFrom(this.client.send(commandTopicOf(contract.topic), envelope).pipe(timeout(this.timeoutMs)));
     } catch (error) {
       timer({ outcome: 'timeout' });
       this.logger.error(`${contract.topic} got no reply: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,3 +10,5 @@ export * from './handlers/handler-registrar';
 export * from './command-bus';
 export * from './outbox/outbox-relay';
 export * from './metrics/metrics';
+export * from './kafka/kafka-command.client';
+export * from './query-path/query-routing.client';

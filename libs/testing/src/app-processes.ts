@@ -1,10 +1,14 @@
+import { ServiceTopics } from '@cts/contracts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
-const repoRoot = join(__dirname, '../../..').replace(/\/dist$/, '');
+// From libs/testing/src (ts-jest) or dist/libs/testing (built): strip only a build's `dist/libs`,
+// so a checkout that is itself in a directory named `dist` still finds its root.
+const builtFrom = __dirname.lastIndexOf(`${sep}dist${sep}libs${sep}testing`);
+const repoRoot = builtFrom >= 0 && !__dirname.endsWith(`${sep}src`) ? __dirname.slice(0, builtFrom) : join(__dirname, '../../..');
 
 export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -127,7 +131,19 @@ export interface AppProcesses {
   stop(): Promise<void>;
 }
 
-/** Starts the services (`replicas[app]` processes each, default 1), then the gateway. */
+/** The direct query path to the services started (`SERVICE_QUERY_URLS`): each replica's internal port. */
+export function queryUrlsOf(processes: AppProcess[]): string {
+  const byApp = new Map<string, string[]>();
+  for (const p of processes.filter((p) => p.app in ServiceTopics)) {
+    byApp.set(p.app, [...(byApp.get(p.app) ?? []), p.healthUrl]);
+  }
+  return [...byApp].map(([app, urls]) => `${app}=${urls.join(',')}`).join(';');
+}
+
+/**
+ * Starts the services (`replicas[app]` processes each, default 1), then the gateway, which reads
+ * from them directly (`SERVICE_QUERY_URLS`) unless `env` says otherwise (an empty value: over Kafka).
+ */
 export async function startAppProcesses(
   env: Record<string, string | undefined>,
   options: { apps: string[]; replicas?: Record<string, number>; onOutput?: OutputSink },
@@ -148,7 +164,8 @@ export async function startAppProcesses(
       throw (failed).reason;
     }
     if (options.apps.includes('gateway')) {
-      processes.push(await startAppProcess('gateway', env, { onOutput: options.onOutput }));
+      const queries = env.SERVICE_QUERY_URLS ?? queryUrlsOf(processes);
+      processes.push(await startAppProcess('gateway', { ...env, SERVICE_QUERY_URLS: queries }, { onOutput: options.onOutput }));
     }
   } catch (error) {
     await stop();

@@ -1,5 +1,4 @@
-import { CommandTopics } from '@cts/contracts';
-import { CommandBus, kafkaClientOptions, parseBrokers } from '@cts/messaging';
+import { CommandBus, KafkaCommandClient, parseBrokers } from '@cts/messaging';
 import { createDistributedRuntime, createLogger, kafkaLogCreator, loadConfig, type Runtime } from '@cts/platform';
 import { ClientKafka } from '@nestjs/microservices';
 import { randomBytes } from 'node:crypto';
@@ -42,8 +41,8 @@ export function kafkaTestRuntime(
 export async function kafkaCommandBus(groupSuffix: string): Promise<{ bus: CommandBus; client: ClientKafka }> {
   const brokers = parseBrokers(requireEnv('KAFKA_BROKERS'));
   const logCreator = kafkaLogCreator(createLogger('test-client', 'silent'));
-  const client = new ClientKafka(kafkaClientOptions({ brokers, clientId: 'test-client', groupSuffix, logCreator }));
-  Object.values(CommandTopics).forEach((topic) => client.subscribeToResponseOf(topic));
+  // The gateway's reply topic, in a group of its own: it sees the gateway's replies too and ignores them.
+  const client = new KafkaCommandClient({ brokers, clientId: 'test-client', groupSuffix, logCreator }, 'gateway', 'test-client-replies');
   await client.connect();
   return { bus: new CommandBus(client, 20_000), client };
 }

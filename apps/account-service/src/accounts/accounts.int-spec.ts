@@ -116,7 +116,7 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const invalid = createEnvelope(CreateAccount.topic, 1, { handle: 'no-at-sign', type: 'personal', api_keys: [] }, context);
     const reply = (await runtime.bus.request(CreateAccount.topic, invalid)) as { payload: unknown };
     expect(reply.payload).toMatchObject({ ok: false, error: { code: 'invalid_message' } });
-    const letter = runtime.bus.deadLetters.find((d) => d.topic === 'account.create.dlq' && d.value.includes(invalid.id));
+    const letter = runtime.bus.deadLetters.find((d) => d.topic === 'account-service.dlq' && d.value.includes(invalid.id));
     expect(JSON.parse(letter?.value ?? '{}')).toMatchObject({ consumer: 'account-service', topic: 'account.create', reason: expect.stringContaining('handle') });
   });
 });

@@ -2,7 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { deadLetterTopic } from '@cts/contracts';
 import { MessagePublisher } from '../publisher';
 
-/** Sends a message that cannot be handled to `<topic>.dlq` with the reason: never dropped silently. */
+/**
+ * Sends a message that cannot be handled to the consumer's dead-letter topic (`<service>.dlq`) with
+ * the reason and the topic it came from: never dropped silently.
+ */
 @Injectable()
 export class DeadLetters {
   private readonly logger = new Logger(DeadLetters.name);
@@ -14,7 +17,7 @@ export class DeadLetters {
     const key = typeof original === 'object' && original !== null && 'id' in original ? String(original.id) : 'unknown';
     await this.publisher.publish([
       {
-        topic: deadLetterTopic(topic),
+        topic: deadLetterTopic(consumer),
         key,
         value: JSON.stringify({ reason, consumer, topic, failed_at: new Date().toISOString(), original }),
       },

@@ -3,6 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { type Server } from '@nestjs/microservices';
 import {
   type CommandContract,
+  commandTopicOf,
   contextFrom,
   createEnvelope,
   DomainError,
@@ -16,6 +17,7 @@ import {
   SpanKind,
 } from '@cts/contracts';
 import { randomUUID } from 'node:crypto';
+import { handledMessages } from '../metrics/metrics';
 import { DeadLetters } from './dead-letters';
 import { COMMAND_HANDLER, EVENT_HANDLER } from './handler.decorators';
 
@@ -43,8 +45,8 @@ export class HandlerRegistrar {
   ) {}
 
   registerOn(server: Server, consumer: string): void {
-    for (const { contract, method } of this.find<CommandContract>(COMMAND_HANDLER)) {
-      server.addHandler(contract.topic, (data: unknown) => this.handleCommand(contract, method, data, consumer), false);
+    for (const [topic, dispatch] of this.commandDispatchers(consumer)) {
+      server.addHandler(topic, dispatch, false);
     }
     const eventsByTopic = new Map<string, Found<EventContract>[]>();
     for (const found of this.find<EventContract>(EVENT_HANDLER)) {
@@ -53,6 +55,32 @@ export class HandlerRegistrar {
     for (const [topic, handlers] of eventsByTopic) {
       server.addHandler(topic, (data: unknown) => this.handleEvent(topic, handlers, data, consumer), true);
     }
+  }
+
+  /**
+   * One handler per command topic this service consumes (normally one: `<service>.commands`), which
+   * picks the command's handler by the envelope's `type`. The direct query path uses the same ones.
+   */
+  commandDispatchers(consumer: string): Map<string, (data: unknown) => Promise<Envelope>> {
+    const byTopic = new Map<string, Map<string, Found<CommandContract>>>();
+    for (const found of this.find<CommandContract>(COMMAND_HANDLER)) {
+      const topic = commandTopicOf(found.contract.topic);
+      byTopic.set(topic, (byTopic.get(topic) ?? new Map<string, Found<CommandContract>>()).set(found.contract.topic, found));
+    }
+    return new Map(
+      [...byTopic].map(([topic, handlers]) => [topic, (data: unknown) => this.dispatchCommand(topic, handlers, data, consumer)] as const),
+    );
+  }
+
+  private async dispatchCommand(topic: string, handlers: Map<string, Found<CommandContract>>, data: unknown, consumer: string): Promise<Envelope> {
+    const type = typeof data === 'object' && data !== null && 'type' in data ? String(data.type) : undefined;
+    const found = type === undefined ? undefined : handlers.get(type);
+    if (!found) {
+      await this.deadLetters.send(topic, consumer, data, `no handler for the command type ${type ?? '(none)'}`);
+      const context = this.contextOf(data);
+      return createEnvelope(`${type ?? 'unknown'}.reply`, 1, fail('invalid_message', `${consumer} handles no command of type ${type ?? '(none)'}`), context);
+    }
+    return this.handleCommand(found.contract, found.method, data, consumer);
   }
 
   private find<C>(key: symbol): Found<C>[] {
@@ -80,6 +108,7 @@ export class HandlerRegistrar {
     return inSpan(`${consumer} ${contract.topic}`, { kind: SpanKind.SERVER, carrier: parsed.data.trace }, async (span) => {
       const result = await this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>);
       span.setAttribute('cts.outcome', result.ok ? 'ok' : result.error.code);
+      handledMessages.inc({ service: consumer, type: contract.topic });
       return this.reply(contract, parsed.data, result);
     });
   }
@@ -101,6 +130,7 @@ export class HandlerRegistrar {
     }
     // A transient failure propagates: the transport redelivers, and the handler's inbox makes that safe.
     await inSpan(`${consumer} ${meta.data.type}`, { kind: SpanKind.CONSUMER, carrier: meta.data.trace }, () => handler.method(parsed.data));
+    handledMessages.inc({ service: consumer, type: meta.data.type });
   }
 
   private async run(topic: string, call: () => Promise<Result<unknown>>): Promise<Result<unknown>> {
@@ -117,10 +147,11 @@ export class HandlerRegistrar {
   }
 
   private reply(contract: CommandContract, cause: unknown, result: Result<unknown>): Envelope {
+    return createEnvelope(`${contract.topic}.reply`, contract.version, result, this.contextOf(cause));
+  }
+
+  private contextOf(cause: unknown) {
     const meta = EnvelopeMeta.safeParse(cause);
-    const context = meta.success
-      ? contextFrom(meta.data)
-      : { correlationId: 'unknown', causationId: null, environment: null, accountId: null };
-    return createEnvelope(`${contract.topic}.reply`, contract.version, result, context);
+    return meta.success ? contextFrom(meta.data) : { correlationId: 'unknown', causationId: null, environment: null, accountId: null };
   }
 }

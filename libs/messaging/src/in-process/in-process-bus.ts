@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { commandTopicOf, deadLetterTopic, serviceOf } from '@cts/contracts';
 import { PARTITIONS_CONSUMED_CONCURRENTLY } from '../kafka/kafka.config';
 
 type CommandHandler = (data: unknown) => Promise<unknown>;
@@ -35,7 +36,7 @@ function partitionOf(key: string | undefined): number {
  * JSON text, so no object is shared between sender and receiver, exactly as over the network.
  * Each consumer group gets every event of a topic, in publication order per key (partition); a
  * failing handler is retried like a Kafka consumer that did not commit, then the message goes to
- * `<topic>.dlq`.
+ * the group's dead-letter topic (`<service>.dlq`).
  */
 export class InProcessBus {
   private readonly logger = new Logger(InProcessBus.name);
@@ -64,8 +65,9 @@ export class InProcessBus {
     this.subscriptions.get(topic)?.delete(groupId);
   }
 
+  /** A request on a command topic; a command type (`account.create`) is sent to its service's topic. */
   async request(topic: string, data: unknown): Promise<unknown> {
-    const handler = this.commandHandlers.get(topic);
+    const handler = this.commandHandlers.get(topic) ?? (serviceOf(topic) ? this.commandHandlers.get(commandTopicOf(topic)) : undefined);
     if (!handler) {
       throw new Error(`No handler is registered for ${topic}`);
     }
@@ -110,7 +112,7 @@ export class InProcessBus {
         const delay = RETRY_DELAYS_MS[attempt];
         if (delay === undefined) {
           this.logger.error(`${groupId} gave up on a message of ${topic}: ${String(error)}`);
-          this.publish(`${topic}.dlq`, JSON.stringify({ reason: String(error), consumer: groupId, original: value }));
+          this.publish(deadLetterTopic(groupId), JSON.stringify({ reason: String(error), consumer: groupId, topic, original: value }));
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, delay));

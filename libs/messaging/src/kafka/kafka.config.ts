@@ -36,17 +36,24 @@ export const PARTITIONS_CONSUMED_CONCURRENTLY = 4;
 export const groupIdFor = (service: string, settings: KafkaSettings) => `${service}${settings.groupSuffix ?? ''}`;
 
 /**
+ * How long the broker may hold a fetch that found nothing. A fetch returns as soon as any message
+ * arrives, so this costs no latency; a short wait only buys idle polling (at 50–100 ms, every
+ * consumer of the stack polled its topics 10–20 times a second: about a core at rest). kafkajs
+ * heartbeats between fetches, so the wait stays well inside the session timeout.
+ */
+export const fetchWaitMs = (settings: KafkaSettings) => Math.min(1_000, Math.floor((settings.sessionTimeoutMs ?? 30_000) / 5));
+
+/**
  * The Kafka server of a service: one consumer group per service, so replicas share partitions.
  * New groups start from the beginning of a topic: nothing published before a service first joined
- * is skipped. Commands are latency-sensitive, so the broker is polled every 100 ms, not every 5 s.
- * Up to `PARTITIONS_CONSUMED_CONCURRENTLY` partitions are handled at once.
+ * is skipped. Up to `PARTITIONS_CONSUMED_CONCURRENTLY` partitions are handled at once.
  */
 export function kafkaServerOptions(service: string, settings: KafkaSettings): Required<KafkaOptions>['options'] {
   return {
     client: clientConfig(settings),
     consumer: {
       groupId: groupIdFor(service, settings),
-      maxWaitTimeInMs: 100,
+      maxWaitTimeInMs: fetchWaitMs(settings),
       sessionTimeout: settings.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: 3_000,
       allowAutoTopicCreation: false,
@@ -60,14 +67,14 @@ export function kafkaServerOptions(service: string, settings: KafkaSettings): Re
 
 /**
  * A request/reply client (the gateway's, or a service's that sends commands): replicas of one app
- * share the reply topics' partitions in one group.
+ * share its reply topic's partitions in one group.
  */
 export function kafkaClientOptions(settings: KafkaSettings, replyGroup = 'gateway-replies'): Required<KafkaOptions>['options'] {
   return {
     client: clientConfig(settings),
     consumer: {
       groupId: groupIdFor(replyGroup, settings),
-      maxWaitTimeInMs: 50,
+      maxWaitTimeInMs: fetchWaitMs(settings),
       sessionTimeout: settings.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: 3_000,
       allowAutoTopicCreation: false,

@@ -38,6 +38,17 @@ export const commandRoundTrip = once(
     }),
 );
 
+export const handledMessages = once(
+  'cts_handled_messages_total',
+  () =>
+    new Counter({
+      name: 'cts_handled_messages_total',
+      help: 'Commands, queries and events a service handled, by type: per replica, the work it took',
+      labelNames: ['service', 'type'],
+      registers: [metricsRegistry],
+    }),
+);
+
 export const consumerLag = once(
   'cts_consumer_lag_messages',
   () =>

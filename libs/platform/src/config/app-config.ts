@@ -20,6 +20,7 @@ export const AppConfigSchema = z.object({
   /** A crashed consumer's partitions move to the others after this long (broker minimum 6 s). */
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30000),
   KAFKA_PROVISION_TOPICS: flag.default(true),
+  SERVICE_QUERY_URLS: z.string().optional(),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
   CUSTODY_MASTER_KEY: z.string().optional(),
   DATA_SEALING_KEY: z.string().optional(),

@@ -1,6 +1,5 @@
-import { ClientKafka } from '@nestjs/microservices';
-import { allTopicSpecs, CommandTopics } from '@cts/contracts';
-import { type CommandClient, InProcessClient, kafkaClientOptions, provisionTopics } from '@cts/messaging';
+import { allTopicSpecs } from '@cts/contracts';
+import { type CommandClient, InProcessClient, KafkaCommandClient, parseQueryRoutes, provisionTopics, QueryRoutingClient } from '@cts/messaging';
 import { type Runtime } from './runtime';
 
 /** The command client of the runtime's transport, and whether it can reach the broker now. */
@@ -13,7 +12,8 @@ export interface CommandTransport {
 // A consumer group rebalancing (a replica joined or left) still delivers replies soon after: ready.
 const USABLE_KAFKA_STATES = new Set(['connected', 'rebalancing']);
 
-export async function connectCommandTransport(runtime: Runtime, replyGroup = 'gateway-replies'): Promise<CommandTransport> {
+/** `app` names the reply topic (`<app>.replies`) and the group its replicas share (`<app>-replies`). */
+export async function connectCommandTransport(runtime: Runtime, app = 'gateway'): Promise<CommandTransport> {
   if (runtime.bus) {
     const client = new InProcessClient(runtime.bus);
     await client.connect();
@@ -22,19 +22,17 @@ export async function connectCommandTransport(runtime: Runtime, replyGroup = 'ga
   if (!runtime.kafka) {
     throw new Error('The runtime has neither an in-process bus nor Kafka settings');
   }
+  const routes = parseQueryRoutes(runtime.config.SERVICE_QUERY_URLS);
   if (runtime.config.KAFKA_PROVISION_TOPICS) {
     await provisionTopics(runtime.kafka.brokers, allTopicSpecs());
   }
-  const client = new ClientKafka(kafkaClientOptions(runtime.kafka, replyGroup));
-  for (const topic of Object.values(CommandTopics)) {
-    client.subscribeToResponseOf(topic);
-  }
+  const client = new KafkaCommandClient(runtime.kafka, app);
   let status = 'disconnected';
   const subscription = client.status.subscribe((next) => (status = String(next)));
   await client.connect();
   status = 'connected';
   return {
-    client,
+    client: routes.size > 0 ? new QueryRoutingClient(client, routes) : client,
     isConnected: () => USABLE_KAFKA_STATES.has(status),
     close: async () => {
       subscription.unsubscribe();

@@ -47,6 +47,12 @@ export async function createEmbeddedRuntime(config: AppConfig): Promise<Runtime>
   };
 }
 
+/** Why a distributed gateway refuses to start on a memory cache rather than degrade silently. */
+export const MISSING_REDIS =
+  'REDIS_URL is not set: the distributed mode keeps API-key revocations, rate limits and Idempotency-Keys in Redis, ' +
+  'shared by every gateway replica. A per-replica memory cache would let a revoked key keep working, multiply rate ' +
+  'limits and move money twice for one Idempotency-Key. Set REDIS_URL (npm start runs the one-process mode without it).';
+
 export function createDistributedRuntime(config: AppConfig, clientId: string): Runtime {
   if (!config.KAFKA_BROKERS) {
     throw new Error('The distributed mode needs KAFKA_BROKERS');
@@ -66,7 +72,12 @@ export function createDistributedRuntime(config: AppConfig, clientId: string): R
       logCreator: kafkaLogCreator(createLogger(clientId, config.LOG_LEVEL)),
     },
     logger: (name) => createLogger(name, config.LOG_LEVEL),
-    createCache: () => (redisUrl ? new RedisCacheStore(redisUrl) : new MemoryCacheStore()),
+    createCache: () => {
+      if (!redisUrl) {
+        throw new Error(MISSING_REDIS);
+      }
+      return new RedisCacheStore(redisUrl);
+    },
     stop: () => stopTracing(),
   };
 }

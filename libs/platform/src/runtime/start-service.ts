@@ -21,6 +21,7 @@ import {
 import { createServiceDataSource, runMigrations, UnitOfWork, type ServiceDataSourceOptions } from '@cts/persistence';
 import { DataSource } from 'typeorm';
 import { HealthController } from '../health/health.controller';
+import { InternalQueryController } from './internal-query.controller';
 import { sampleConsumerLag } from '../metrics/consumer-lag';
 import { MetricsController } from '../metrics/metrics.controller';
 import { READINESS_PROBES, type ReadinessProbe } from '../health/readiness';
@@ -88,7 +89,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
   unitOfWork.onEventsCommitted(() => relay.kick());
   const probes: ReadinessProbe[] = [{ name: 'broker', check: () => Promise.resolve(transportStatus === 'connected') }];
   const commands: CommandTransport | null = definition.sendsCommands
-    ? await connectCommandTransport(runtime, `${definition.name}-replies`)
+    ? await connectCommandTransport(runtime, definition.name)
     : null;
   const commandProviders = commands
     ? [
@@ -102,7 +103,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     module: ServiceRootModule,
     global: true,
     imports: [DiscoveryModule, TerminusModule, ...definition.imports],
-    controllers: runtime.mode === 'distributed' ? [HealthController, MetricsController] : [],
+    controllers: runtime.mode === 'distributed' ? [HealthController, MetricsController, InternalQueryController] : [],
     providers: [
       { provide: RUNTIME, useValue: runtime },
       { provide: SERVICE_NAME, useValue: definition.name },

@@ -1,0 +1,272 @@
+// `npm run bench:distributed`: what the distributed mode costs and gives, next to the one-process
+// mode and a bare kafkajs request/reply, all measured in this run on this machine (issue 15):
+//   idle CPU of the whole stack (every app and the broker) from /proc over 30 s,
+//   GET /v1/accounts/me p50 vs a bare kafkajs round trip on the same broker,
+//   POST /v1/transfers p50 vs the one-process mode,
+//   authenticated reads under 16 clients vs the one-process mode,
+//   1 vs 2 replicas of the gateway and of every service, with per-replica counts.
+// Usage: node tools/bench-distributed.mjs [--idle-seconds 30] [--load-seconds 10]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startInfra } from '../deploy/local/infra.mjs';
+import {
+  call,
+  closedLoop,
+  cpuOver,
+  openAccounts,
+  processTree,
+  scrapeCounter,
+  sequential,
+  startOneProcess,
+} from './bench-distributed-support.mjs';
+import { bareKafkaRoundTrip } from './bench-kafka-rtt.mjs';
+import { build } from './build.mjs';
+import { repoRoot } from './projects.mjs';
+
+const { values } = parseArgs({
+  options: {
+    'idle-seconds': { type: 'string', default: '30' },
+    'load-seconds': { type: 'string', default: '10' },
+  },
+});
+const IDLE_SECONDS = Number(values['idle-seconds']);
+const LOAD_SECONDS = Number(values['load-seconds']);
+const CLIENTS = 16;
+const SERVICES = [
+  'account-service',
+  'transfer-service',
+  'agent-policy-service',
+  'approval-service',
+  'webhook-dispatcher',
+];
+const BENCH_ENV = { RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' };
+
+await build();
+const require = createRequire(import.meta.url);
+const { startAppProcess, startAppProcesses, generateStackSecrets, findFreePort, queryUrlsOf } = require(
+  join(repoRoot, 'dist/libs/testing'),
+);
+const { fetchWaitMs } = require(join(repoRoot, 'dist/libs/messaging'));
+
+const log = (line) => console.log(line);
+const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const results = {};
+
+const infraDir = mkdtempSync(join(tmpdir(), 'cts-bench-infra-'));
+const infra = await startInfra({ dir: infraDir });
+let stack;
+try {
+  const brokers = infra.env.KAFKA_BROKERS;
+  const brokerPids = () => processTree([], join(infraDir, 'kafka'));
+  const env = {
+    ...infra.env,
+    ...generateStackSecrets(),
+    ...BENCH_ENV,
+    CTS_DATA_DIR: mkdtempSync(join(tmpdir(), 'cts-bench-dist-')),
+  };
+  const migrated = spawnSync(process.execPath, [join(repoRoot, 'tools/migrate.mjs')], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  if (migrated.status !== 0) throw new Error(`migrations failed: ${migrated.stderr}`);
+  const quiet = () => {};
+
+  // 1. The distributed stack, one replica each.
+  stack = await startAppProcesses(env, { apps: [...SERVICES, 'gateway'], onOutput: quiet });
+  const dist = { baseUrl: stack.gatewayUrl, adminToken: env.ADMIN_TOKEN };
+  const distAccounts = await openAccounts(dist, CLIENTS, 'bd', '1000');
+  await new Promise((resolve) => setTimeout(resolve, 10_000)); // startup and the first flushes settle
+  const appPids = () =>
+    processTree(
+      stack.processes.map((p) => p.pid),
+      null,
+    );
+  const idle = await cpuOver({ apps: appPids(), broker: brokerPids() }, IDLE_SECONDS);
+  results.idle = { ...idle, total: idle.apps + idle.broker };
+  log(
+    `idle over ${IDLE_SECONDS} s: apps ${fmt(idle.apps)} % + broker ${fmt(idle.broker)} % = ${fmt(results.idle.total)} % of one core (target ≤ 10)`,
+  );
+
+  // 2. Latency: one client, sequential; and the bare kafkajs floor on the same broker.
+  const [alice, bob] = distAccounts;
+  results.rtt = await bareKafkaRoundTrip(brokers, 200, fetchWaitMs({}));
+  log(`bare kafkajs request/reply: p50 ${fmt(results.rtt.p50)} ms p90 ${fmt(results.rtt.p90)} ms`);
+  results.distMe = await sequential(200, 20, () => call(dist.baseUrl, 'GET', '/v1/accounts/me', alice.key));
+  log(`distributed GET /v1/accounts/me: p50 ${fmt(results.distMe.p50)} ms p90 ${fmt(results.distMe.p90)} ms`);
+  results.distTransfer = await sequential(20, 3, () =>
+    call(dist.baseUrl, 'POST', '/v1/transfers', alice.key, { to: bob.handle, amount: '0.01' }),
+  );
+  log(`distributed POST /v1/transfers: p50 ${fmt(results.distTransfer.p50)} ms`);
+
+  // 3. Throughput of authenticated reads, 16 clients of 16 accounts.
+  const reads = async (target, accounts) => ({
+    me: await closedLoop(accounts, LOAD_SECONDS, (a) =>
+      call(target.baseUrl, 'GET', '/v1/accounts/me', a.key),
+    ),
+    transfers: await closedLoop(accounts, LOAD_SECONDS, (a) =>
+      call(target.baseUrl, 'GET', '/v1/transfers?limit=20', a.key),
+    ),
+  });
+  results.distReads = await reads(dist, distAccounts);
+  log(
+    `distributed reads, ${CLIENTS} clients: /v1/accounts/me ${fmt(results.distReads.me.rps, 0)} req/s ${JSON.stringify(results.distReads.me.codes)}, /v1/transfers ${fmt(results.distReads.transfers.rps, 0)} req/s ${JSON.stringify(results.distReads.transfers.codes)}`,
+  );
+
+  // 4. Scale-out workload on one replica: reads and transfers at once.
+  const scaleLoad = async (gateways, accounts) => {
+    const pairs = accounts.slice(0, 8);
+    const [readsOut, transfersOut] = await Promise.all([
+      closedLoop(accounts, LOAD_SECONDS, (a, i) =>
+        call(gateways[i % gateways.length], 'GET', '/v1/accounts/me', a.key),
+      ),
+      closedLoop(pairs, LOAD_SECONDS, (a, i) =>
+        call(gateways[i % gateways.length], 'POST', '/v1/transfers', a.key, {
+          to: accounts[(i + 8) % accounts.length].handle,
+          amount: '0.01',
+        }),
+      ),
+    ]);
+    return { reads: readsOut, transfers: transfersOut };
+  };
+  results.scale1 = await scaleLoad([dist.baseUrl], distAccounts);
+  log(
+    `1 replica each: ${fmt(results.scale1.reads.rps, 0)} reads/s ${JSON.stringify(results.scale1.reads.codes)} + ${fmt(results.scale1.transfers.rps, 1)} transfers/s ${JSON.stringify(results.scale1.transfers.codes)}`,
+  );
+  await stack.stop();
+  stack = undefined;
+
+  // 5. Two replicas of the gateway and of every service, on fresh consumer groups.
+  const env2 = { ...env, KAFKA_GROUP_SUFFIX: '-r2' };
+  stack = await startAppProcesses(env2, {
+    apps: SERVICES,
+    replicas: Object.fromEntries(SERVICES.map((s) => [s, 2])),
+    onOutput: quiet,
+  });
+  const queries = queryUrlsOf(stack.processes);
+  for (let i = 0; i < 2; i++) {
+    stack.processes.push(
+      await startAppProcess(
+        'gateway',
+        { ...env2, SERVICE_QUERY_URLS: queries, PORT: String(await findFreePort()) },
+        { onOutput: quiet },
+      ),
+    );
+  }
+  const gateways = stack.processes.filter((p) => p.app === 'gateway');
+  const before = await perReplica(stack.processes);
+  results.scale2 = await scaleLoad(
+    gateways.map((g) => g.url),
+    distAccounts,
+  );
+  const after = await perReplica(stack.processes);
+  results.perReplica = after.map((r, i) => ({ ...r, handled: r.handled - (before[i]?.handled ?? 0) }));
+  log(
+    `2 replicas each: ${fmt(results.scale2.reads.rps, 0)} reads/s ${JSON.stringify(results.scale2.reads.codes)} + ${fmt(results.scale2.transfers.rps, 1)} transfers/s ${JSON.stringify(results.scale2.transfers.codes)}`,
+  );
+  for (const r of results.perReplica)
+    log(
+      `  ${r.app.padEnd(22)} pid ${r.pid}: ${r.handled} ${r.app === 'gateway' ? 'HTTP requests' : 'messages handled'}`,
+    );
+  await stack.stop();
+  stack = undefined;
+
+  // 6. The one-process mode, same calls.
+  const one = await startOneProcess(BENCH_ENV);
+  try {
+    const oneAccounts = await openAccounts(one, CLIENTS, 'bo', '1000');
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    results.oneIdle = (await cpuOver({ all: processTree(one.pids, one.marker) }, IDLE_SECONDS)).all;
+    log(`one-process idle: ${fmt(results.oneIdle)} % of one core (embedded PostgreSQL included)`);
+    results.oneMe = await sequential(200, 20, () =>
+      call(one.baseUrl, 'GET', '/v1/accounts/me', oneAccounts[0].key),
+    );
+    results.oneTransfer = await sequential(20, 3, () =>
+      call(one.baseUrl, 'POST', '/v1/transfers', oneAccounts[0].key, {
+        to: oneAccounts[1].handle,
+        amount: '0.01',
+      }),
+    );
+    results.oneReads = await reads(one, oneAccounts);
+    log(
+      `one-process: GET /v1/accounts/me p50 ${fmt(results.oneMe.p50)} ms, POST /v1/transfers p50 ${fmt(results.oneTransfer.p50)} ms, reads ${fmt(results.oneReads.me.rps, 0)} + ${fmt(results.oneReads.transfers.rps, 0)} req/s`,
+    );
+  } finally {
+    await one.stop();
+  }
+  report(results);
+} finally {
+  await stack?.stop();
+  await infra.stop();
+}
+
+async function perReplica(processes) {
+  return Promise.all(
+    processes.map(async (p) => {
+      const counts =
+        p.app === 'gateway'
+          ? await scrapeCounter(`${p.url}/metrics`, 'cts_http_request_duration_seconds_count', 'method')
+          : await scrapeCounter(`${p.healthUrl}/metrics`, 'cts_handled_messages_total', 'service');
+      return { app: p.app, pid: p.pid, handled: Object.values(counts).reduce((a, b) => a + b, 0) };
+    }),
+  );
+}
+
+function report(r) {
+  const row = (measure, one, dist, target, met) =>
+    log(`| ${measure} | ${one} | ${dist} | ${target} | ${met ? 'met' : 'NOT met'} |`);
+  const meRatio = r.distMe.p50 / r.rtt.p50;
+  const transferRatio = r.distTransfer.p50 / r.oneTransfer.p50;
+  const readsRatio =
+    (r.distReads.me.rps + r.distReads.transfers.rps) / (r.oneReads.me.rps + r.oneReads.transfers.rps);
+  const errors = (out) =>
+    Object.entries(out.codes)
+      .filter(([code]) => Number(code) >= 400)
+      .reduce((sum, [, n]) => sum + n, 0);
+  const scaleErrors = errors(r.scale2.reads) + errors(r.scale2.transfers);
+  const idleReplicas = r.perReplica.filter((p) => p.handled === 0).map((p) => `${p.app} ${p.pid}`);
+  log('\n| measure | one process | distributed | target | |');
+  log('|---|---|---|---|---|');
+  row(
+    'CPU at rest, % of one core',
+    fmt(r.oneIdle),
+    `${fmt(r.idle.total)} (apps ${fmt(r.idle.apps)}, broker ${fmt(r.idle.broker)})`,
+    '≤ 10',
+    r.idle.total <= 10,
+  );
+  row(
+    'GET /v1/accounts/me p50, ms',
+    fmt(r.oneMe.p50),
+    `${fmt(r.distMe.p50)} = ${fmt(meRatio, 2)} × bare kafkajs ${fmt(r.rtt.p50)}`,
+    '≤ 2 × bare',
+    meRatio <= 2,
+  );
+  row(
+    'POST /v1/transfers p50, ms',
+    fmt(r.oneTransfer.p50),
+    `${fmt(r.distTransfer.p50)} = ${fmt(transferRatio, 2)} ×`,
+    '≤ 1.3 ×',
+    transferRatio <= 1.3,
+  );
+  row(
+    `reads, ${CLIENTS} clients (me + transfers), req/s`,
+    `${fmt(r.oneReads.me.rps, 0)} + ${fmt(r.oneReads.transfers.rps, 0)}`,
+    `${fmt(r.distReads.me.rps, 0)} + ${fmt(r.distReads.transfers.rps, 0)} = ${fmt(readsRatio, 2)} ×`,
+    '≥ 0.6 ×',
+    readsRatio >= 0.6,
+  );
+  row(
+    '2 replicas vs 1: reads/s, transfers/s',
+    '—',
+    `${fmt(r.scale1.reads.rps, 0)} → ${fmt(r.scale2.reads.rps, 0)}, ${fmt(r.scale1.transfers.rps, 1)} → ${fmt(r.scale2.transfers.rps, 1)}`,
+    'every replica works, no error',
+    scaleErrors === 0 && idleReplicas.length === 0,
+  );
+  if (idleReplicas.length > 0) log(`replicas that did nothing: ${idleReplicas.join(', ')}`);
+  log(
+    `\n(2 cores: two replicas of six apps share the same two cores as one replica each, so throughput cannot double here; the replicas show the work spreads and nothing breaks.)`,
+  );
+}
