@@ -4,6 +4,7 @@
 import { transformFile } from '@swc/core';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { buildNativeProofEngine } from './build-native.mjs';
 import { listProjects, repoRoot } from './projects.mjs';
 
 const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
@@ -39,6 +40,8 @@ async function compileFile(source, srcRoot, outRoot) {
 }
 
 export async function build(names = []) {
+  // The native proof engine first (when cargo is here): a no-op unless the crate changed.
+  if (names.length === 0 || names.includes('ledger')) buildNativeProofEngine();
   const projects = listProjects().filter((p) => names.length === 0 || names.includes(p.name));
   let compiled = 0;
   for (const project of projects) {

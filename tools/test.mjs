@@ -2,13 +2,23 @@
 // infrastructure; integration and e2e tests run against real Kafka, PostgreSQL and Redis started
 // once for both by deploy/local (or the ones KAFKA_BROKERS / DATABASE_URL / REDIS_URL point at).
 import { spawnSync } from 'node:child_process';
+import { hasCargo } from './build-native.mjs';
 import { repoRoot } from './projects.mjs';
+
+// With cargo here the native proof engine is built by the first step, so the suite runs with it and
+// must not fall back silently; the proof tests also run again with the WebAssembly engine.
+const engineEnv = { ...process.env };
+if (!engineEnv.CTS_PROOF_ENGINE && hasCargo()) engineEnv.CTS_PROOF_ENGINE = 'native';
+const wasmEnv = { ...process.env, CTS_PROOF_ENGINE: 'wasm' };
+const PROOF_TESTS = ['libs/ledger/src/proof-engine', 'libs/ledger/src/proof-pool', 'libs/ledger/src/solana-rpc'];
 
 const steps = [
   ['build', ['node', 'tools/build.mjs']],
   ['lint', ['npm', 'run', '--silent', 'lint']],
   ['typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']],
-  ['unit tests', ['npx', 'jest', '--selectProjects', 'unit', '--ci']],
+  [`unit tests (proof engine: ${engineEnv.CTS_PROOF_ENGINE ?? 'auto'})`, ['npx', 'jest', '--selectProjects', 'unit', '--ci']],
+  ['proofs of every kind, both engines, verified by solana-zk-sdk', ['node', 'tools/check-proofs.mjs']],
+  ['proof tests with the WebAssembly engine', ['npx', 'jest', '--selectProjects', 'unit', '--ci', ...PROOF_TESTS], wasmEnv],
   [
     'integration and e2e tests (real Kafka, PostgreSQL, Redis)',
     ['node', 'deploy/local/with-infra.mjs', 'npx', 'jest', '--selectProjects', 'integration', 'e2e', '--runInBand', '--ci'],
@@ -16,10 +26,10 @@ const steps = [
 ];
 
 const started = Date.now();
-for (const [name, [command, ...args]] of steps) {
+for (const [name, [command, ...args], env = engineEnv] of steps) {
   const stepStarted = Date.now();
   console.log(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env: process.env });
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env });
   const seconds = ((Date.now() - stepStarted) / 1000).toFixed(1);
   if (result.status !== 0) {
     console.error(`✖ ${name} failed after ${seconds} s`);

@@ -19,7 +19,21 @@ export {
   type ProofPool,
   type ProofPoolOptions,
   type ProofPoolStats,
+  type ProofPoolEngine,
 } from './proof-pool/proof-pool';
+export {
+  PROOF_KINDS,
+  type ProofEngine,
+  type ProofEngineName,
+  type ProofKind,
+} from './proof-engine/proof-engine';
+export {
+  proofEngineChoiceFromEnv,
+  proofEngineNamed,
+  selectProofEngine,
+  type ProofEngineChoice,
+} from './proof-engine/select-proof-engine';
+export { proofsOfEveryKind } from './proof-engine/every-proof-kind';
 export {
   createLocalLedgerRuntime,
   readLocalLedgerConfig,

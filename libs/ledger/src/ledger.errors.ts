@@ -16,7 +16,8 @@ export type LedgerErrorCode =
   | 'transaction_not_confirmed'
   | 'ledger_unavailable'
   | 'proof_pool_closed'
-  | 'proof_worker_failed';
+  | 'proof_worker_failed'
+  | 'proof_engine_unavailable';
 
 export class LedgerError extends Error {
   constructor(

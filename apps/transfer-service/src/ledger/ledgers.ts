@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
 import {
   connectInProcess,
@@ -21,6 +21,7 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly opened = new Map<Environment, Promise<LedgerPort>>();
   private readonly runtimes: LocalLedgerRuntime[] = [];
   private pool: ProofPool | null = null;
+  private readonly logger = new Logger(Ledgers.name);
 
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
@@ -54,6 +55,8 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
 
   private createPool(): ProofPool {
     const pool = createProofPool();
+    // Which engine proves (native addon or WebAssembly) and, after a fallback, why.
+    this.logger.log(pool.engine.description);
     // Read at scrape time: the queue depth is the signal to add replicas (or cores).
     observeProofPool(() => pool.stats());
     return pool;

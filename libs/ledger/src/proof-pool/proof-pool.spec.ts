@@ -23,7 +23,7 @@ const configureJob = async (): Promise<BuildJob> => ({
 
 describe('proof pool', () => {
   it('runs the TypeScript worker from sources under jest', () => {
-    expect(resolveProofWorker()?.mode).toBe('sources');
+    expect(resolveProofWorker('wasm')?.mode).toBe('sources');
   });
 
   it('builds and signs in worker threads, exposing its queue depth', async () => {

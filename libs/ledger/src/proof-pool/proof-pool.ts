@@ -3,12 +3,22 @@ import { Worker } from 'node:worker_threads';
 import { LedgerError, deserializeError, serializeError } from '../ledger.errors';
 import { type BuildJob, type SignedTransactionPlan } from '../transactions/build-job';
 import { buildSignedTransactions } from '../transactions/build-signed-transactions';
+import { type ProofEngine, type ProofEngineName } from '../proof-engine/proof-engine';
+import { type ProofEngineChoice, selectProofEngine } from '../proof-engine/select-proof-engine';
 import { type JobMessage, type ResultMessage } from './worker-protocol';
 import { type WorkerLaunch, resolveProofWorker } from './worker-script';
 
 export interface ProofPoolOptions {
   /** Worker threads; default os.availableParallelism(). 0 builds on the calling thread (debugging only). */
   size?: number;
+  /** Which proof engine; default CTS_PROOF_ENGINE, else auto (native when built, else WebAssembly). */
+  engine?: ProofEngineChoice;
+}
+
+export interface ProofPoolEngine {
+  name: ProofEngineName;
+  /** One line for the log: which engine proves, and why that one. */
+  description: string;
 }
 
 export interface ProofPoolStats {
@@ -32,6 +42,8 @@ export interface ProofPool {
   run(prepare: JobPreparation): Promise<SignedTransactionPlan>;
   queueDepth(): number;
   stats(): ProofPoolStats;
+  /** The engine every job of this pool is proved with. */
+  readonly engine: ProofPoolEngine;
   close(): Promise<void>;
 }
 
@@ -49,8 +61,12 @@ interface PoolWorker {
 
 export function createProofPool(options: ProofPoolOptions = {}): ProofPool {
   const size = options.size ?? availableParallelism();
-  const launch = size > 0 ? resolveProofWorker() : null;
-  return launch === null ? new InThreadProofPool() : new WorkerProofPool(size, launch);
+  const selected = selectProofEngine(options.engine);
+  const engine = { name: selected.engine.name, description: selected.description };
+  const launch = size > 0 ? resolveProofWorker(engine.name) : null;
+  return launch === null
+    ? new InThreadProofPool(selected.engine, engine)
+    : new WorkerProofPool(size, launch, engine);
 }
 
 class WorkerProofPool implements ProofPool {
@@ -64,6 +80,7 @@ class WorkerProofPool implements ProofPool {
   constructor(
     private readonly size: number,
     private readonly launch: WorkerLaunch,
+    readonly engine: ProofPoolEngine,
   ) {
     for (let index = 0; index < size; index += 1) {
       this.workers.push(this.spawn());
@@ -190,6 +207,11 @@ class InThreadProofPool implements ProofPool {
   private failed = 0;
   private closed = false;
 
+  constructor(
+    private readonly prover: ProofEngine,
+    readonly engine: ProofPoolEngine,
+  ) {}
+
   async run(prepare: JobPreparation): Promise<SignedTransactionPlan> {
     if (this.closed) {
       throw new LedgerError('proof_pool_closed', 'the proof pool is closed');
@@ -199,7 +221,7 @@ class InThreadProofPool implements ProofPool {
       const job = await prepare().catch((error: unknown) => {
         throw new PreparationError(error);
       });
-      const result = await buildSignedTransactions(job);
+      const result = await buildSignedTransactions(job, this.prover);
       this.completed += 1;
       return result;
     } catch (error) {

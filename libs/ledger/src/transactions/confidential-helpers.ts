@@ -3,10 +3,4 @@
 // instance whose objects cannot mix with ours).
 import '@cts/crypto';
 
-export {
-  decryptConfidentialTransferBalance,
-  getApplyConfidentialPendingBalanceInstructionFromToken,
-  getConfidentialTransferInstructionPlan,
-  getConfidentialWithdrawInstructionPlan,
-  getCreateConfidentialTransferAccountInstructionPlan,
-} from '@solana-program/token-2022/confidential';
+export { getApplyConfidentialPendingBalanceInstructionFromToken } from '@solana-program/token-2022/confidential';

@@ -1,20 +1,36 @@
 import {
   TOKEN_2022_PROGRAM_ADDRESS,
+  getConfidentialWithdrawInstruction,
   getCreateAssociatedTokenIdempotentInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token-2022';
+import {
+  verifyBatchedRangeProofU64,
+  verifyCiphertextCommitmentEquality,
+} from '@solana-program/zk-elgamal-proof';
 import { randomUUID } from 'node:crypto';
-import { type Instruction, type InstructionPlan, address, sequentialInstructionPlan } from '@solana/kit';
-import { confidentialExtensionOf } from '../accounts/token-state';
-import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import {
+  type Instruction,
+  type InstructionPlan,
+  type TransactionSigner,
+  address,
+  parallelInstructionPlan,
+  sequentialInstructionPlan,
+} from '@solana/kit';
+import { type ConfidentialAccountExtension, confidentialExtensionOf } from '../accounts/token-state';
+import { type AeKey, openAccountKeys, signerFromSeed } from '../keys/account-keys';
 import { LedgerError } from '../ledger.errors';
+import { type ProofEngine } from '../proof-engine/proof-engine';
 import { assertCovers, decryptAvailable } from './balance-decryption';
 import { type SignedTransactionPlan, type WithdrawAndPayJob } from './build-job';
-import { getConfidentialWithdrawInstructionPlan } from './confidential-helpers';
+import { contextStateProof } from './context-state-proof';
 import { planAndSign, rentOnlyRpc } from './plan-signing';
 
 /** Withdraw (equality + range proofs) to the sender's public balance, then TransferChecked to the recipient. */
-export async function buildWithdrawAndPay(job: WithdrawAndPayJob): Promise<SignedTransactionPlan> {
+export async function buildWithdrawAndPay(
+  job: WithdrawAndPayJob,
+  engine: ProofEngine,
+): Promise<SignedTransactionPlan> {
   const extension = confidentialExtensionOf(job.sourceState);
   if (extension === null) {
     throw new LedgerError(
@@ -22,25 +38,11 @@ export async function buildWithdrawAndPay(job: WithdrawAndPayJob): Promise<Signe
       'the source account is not configured for confidential transfers',
     );
   }
-  const { signer, elgamal, ae } = await openAccountKeys(job.keys);
+  const { signer, ae } = await openAccountKeys(job.keys);
   const payer = await signerFromSeed(job.context.feePayerSeed);
   const steps: InstructionPlan[] = [];
   if (job.withdrawAmount > 0n) {
-    assertCovers(decryptAvailable(extension, ae), job.withdrawAmount);
-    steps.push(
-      await getConfidentialWithdrawInstructionPlan({
-        token: job.source,
-        mint: job.mint,
-        tokenAccount: job.sourceState,
-        authority: signer,
-        amount: job.withdrawAmount,
-        decimals: job.decimals,
-        elgamalKeypair: elgamal,
-        aesKey: ae,
-        payer,
-        rpc: rentOnlyRpc(job.context.rent),
-      }),
-    );
+    steps.push(await withdrawPlan(job, extension, { signer, ae, payer }, engine));
   }
   const payment: Instruction[] = job.withdrawAmount > 0n ? [] : [uniquenessMemo()];
   payment.push(
@@ -61,6 +63,45 @@ export async function buildWithdrawAndPay(job: WithdrawAndPayJob): Promise<Signe
     }),
   );
   return planAndSign(sequentialInstructionPlan([...steps, ...payment]), payer, job.context);
+}
+
+/** Equality and range proofs verified into context-state accounts, the withdraw, then their cleanup. */
+async function withdrawPlan(
+  job: WithdrawAndPayJob,
+  extension: ConfidentialAccountExtension,
+  keys: { signer: TransactionSigner; ae: AeKey; payer: TransactionSigner },
+  engine: ProofEngine,
+): Promise<InstructionPlan> {
+  const available = decryptAvailable(extension, keys.ae);
+  assertCovers(available, job.withdrawAmount);
+  const newAvailable = available - job.withdrawAmount;
+  const proofs = engine.withdraw({
+    elgamalSecret: job.keys.elgamalSecret,
+    availableBalance: new Uint8Array(extension.availableBalance),
+    newAvailable,
+    amount: job.withdrawAmount,
+  });
+  const rpc = rentOnlyRpc(job.context.rent);
+  const [equality, range] = await Promise.all([
+    contextStateProof(proofs.equality, verifyCiphertextCommitmentEquality, keys.payer, rpc),
+    contextStateProof(proofs.range, verifyBatchedRangeProofU64, keys.payer, rpc),
+  ]);
+  return sequentialInstructionPlan([
+    parallelInstructionPlan([equality.setup, range.setup]),
+    getConfidentialWithdrawInstruction({
+      token: job.source,
+      mint: job.mint,
+      equalityRecord: equality.address,
+      rangeRecord: range.address,
+      authority: keys.signer,
+      amount: job.withdrawAmount,
+      decimals: job.decimals,
+      newDecryptableAvailableBalance: keys.ae.encrypt(newAvailable).toBytes(),
+      equalityProofInstructionOffset: 0,
+      rangeProofInstructionOffset: 0,
+    }),
+    parallelInstructionPlan([equality.cleanup, range.cleanup]),
+  ]);
 }
 
 const MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');

@@ -1,0 +1,113 @@
+//! Proofs for the confidential-transfer instructions of Token-2022, built and verified by
+//! solana-zk-sdk natively. Inputs and outputs are plain bytes (the same layouts the on-chain program
+//! reads), so this engine and the WebAssembly one are interchangeable behind one TypeScript interface.
+mod proofs;
+mod verify;
+
+use napi::bindgen_prelude::{BigInt, Buffer, Uint8Array};
+use napi::{Error, Result, Status};
+use napi_derive::napi;
+
+use proofs::{TransferInput, WithdrawInput};
+use verify::{verify, ProofKind};
+
+#[napi(object)]
+pub struct TransferProofs {
+    pub equality: Buffer,
+    pub ciphertext_validity: Buffer,
+    pub range: Buffer,
+    pub auditor_ciphertext_lo: Buffer,
+    pub auditor_ciphertext_hi: Buffer,
+}
+
+#[napi(object)]
+pub struct WithdrawProofs {
+    pub equality: Buffer,
+    pub range: Buffer,
+}
+
+fn invalid(message: impl ToString) -> Error {
+    Error::new(Status::InvalidArg, message.to_string())
+}
+
+fn u64_of(name: &str, value: BigInt) -> Result<u64> {
+    match value.get_u64() {
+        (false, amount, true) => Ok(amount),
+        _ => Err(invalid(format!("{name} must be a u64"))),
+    }
+}
+
+/// solana-zk-sdk's version, for the log line that says which engine runs.
+#[napi]
+pub fn engine_version() -> String {
+    "solana-zk-sdk 8.1.0".to_string()
+}
+
+#[napi]
+pub fn pubkey_validity_proof(elgamal_secret: Uint8Array) -> Result<Buffer> {
+    proofs::pubkey_validity(&elgamal_secret)
+        .map(Buffer::from)
+        .map_err(invalid)
+}
+
+#[napi]
+pub fn zero_ciphertext_proof(elgamal_secret: Uint8Array, ciphertext: Uint8Array) -> Result<Buffer> {
+    proofs::zero_ciphertext(&elgamal_secret, &ciphertext)
+        .map(Buffer::from)
+        .map_err(invalid)
+}
+
+#[napi]
+pub fn transfer_proofs(
+    elgamal_secret: Uint8Array,
+    available_balance: Uint8Array,
+    new_available: BigInt,
+    amount: BigInt,
+    destination_pubkey: Uint8Array,
+    auditor_pubkey: Uint8Array,
+) -> Result<TransferProofs> {
+    let input = TransferInput {
+        elgamal_secret: &elgamal_secret,
+        available_balance: &available_balance,
+        new_available: u64_of("newAvailable", new_available)?,
+        amount: u64_of("amount", amount)?,
+        destination_pubkey: &destination_pubkey,
+        auditor_pubkey: &auditor_pubkey,
+    };
+    let built = proofs::transfer(&input).map_err(invalid)?;
+    Ok(TransferProofs {
+        equality: built.equality.into(),
+        ciphertext_validity: built.ciphertext_validity.into(),
+        range: built.range.into(),
+        auditor_ciphertext_lo: built.auditor_ciphertext_lo.into(),
+        auditor_ciphertext_hi: built.auditor_ciphertext_hi.into(),
+    })
+}
+
+#[napi]
+pub fn withdraw_proofs(
+    elgamal_secret: Uint8Array,
+    available_balance: Uint8Array,
+    new_available: BigInt,
+    amount: BigInt,
+) -> Result<WithdrawProofs> {
+    let input = WithdrawInput {
+        elgamal_secret: &elgamal_secret,
+        available_balance: &available_balance,
+        new_available: u64_of("newAvailable", new_available)?,
+        amount: u64_of("amount", amount)?,
+    };
+    let built = proofs::withdraw(&input).map_err(invalid)?;
+    Ok(WithdrawProofs {
+        equality: built.equality.into(),
+        range: built.range.into(),
+    })
+}
+
+/// True when `data` is a proof of `kind` that solana-zk-sdk's verifier accepts.
+#[napi]
+pub fn verify_proof(kind: String, data: Uint8Array) -> Result<bool> {
+    let kind =
+        ProofKind::parse(&kind).ok_or_else(|| invalid(format!("unknown proof kind {kind}")))?;
+    Ok(verify(kind, &data))
+}
