@@ -1,12 +1,15 @@
 // `npm run bench`: confidential transfers per second end to end through the one-process mode (HTTP →
-// gateway → in-process bus → transfer-service → ledger with real proofs), next to the raw ledger rate
-// (the same transfers straight against a local runtime) measured in the same run, and their ratio.
+// gateway → in-process bus → transfer-service → ledger with real proofs), once with each proof engine
+// (native addon and WebAssembly), next to the raw ledger rate (the same transfers straight against a
+// local runtime, native engine) measured in the same run. Targets: native end to end ≥ 2.5× the
+// WebAssembly engine's, and ≥ 0.8× the raw ledger rate. Also reports proof CPU per transfer for each
+// engine and each one-process mode's CPU per transfer.
 // Usage: node tools/bench.mjs [--transfers 80 --sources 8 --rounds 3]   (npm run bench: the defaults)
 //
 // This machine's speed drifts by ±15 % from minute to minute, so one raw run and one end-to-end run
-// compare two different machines. A run is therefore several rounds: each end-to-end phase sits
-// between two raw phases and is compared with their mean, and the median round is the result. The
-// one-process mode is paused (SIGSTOP) while the raw ledger runs, so it takes none of its CPU.
+// compare two different machines. A run is therefore several rounds: each round's end-to-end phases
+// sit between two raw phases and are compared with their mean, and the median round is the result.
+// Whatever is not being measured is paused (SIGSTOP), so it takes none of the CPU.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,32 +32,41 @@ if (!(transfers > 0 && sources > 0 && roundCount > 0)) {
 
 await build();
 const require = createRequire(import.meta.url);
-const { measureRawLedgerRate } = require(join(repoRoot, 'dist/libs/ledger'));
+const ledgerLib = require(join(repoRoot, 'dist/libs/ledger'));
+const ENGINES = ['native', 'wasm'];
+const CLOCK_TICKS = 100; // USER_HZ: /proc times are in 1/100 s on Linux
 
-async function startOneProcess() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cts-bench-'));
+async function startOneProcess(engine) {
+  const dataDir = mkdtempSync(join(tmpdir(), `cts-bench-${engine}-`));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const env = { ...process.env, PORT: String(port), CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env = { ...process.env, PORT: String(port), CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CTS_PROOF_ENGINE: engine };
   delete env.DATABASE_URL;
   delete env.KAFKA_BROKERS;
   delete env.REDIS_URL;
   const child = spawn(process.execPath, [join(repoRoot, 'tools/start.mjs')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 180_000;
   while (!output.includes('is running')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`one-process mode did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`one-process mode (${engine}) did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const stop = async () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGCONT');
     child.kill('SIGINT');
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
   };
   return {
+    engine,
     baseUrl: `http://127.0.0.1:${port}`,
     adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim(),
+    /** User + system CPU seconds of the one-process mode's node process (every thread). */
+    cpuSeconds: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    },
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
     stop,
@@ -86,6 +98,7 @@ async function openAccounts(stack) {
 
 async function measureEndToEnd(stack, { recipient, senders }) {
   const perSource = Math.ceil(transfers / sources);
+  const cpuBefore = stack.cpuSeconds();
   const started = performance.now();
   let done = 0;
   await Promise.all(
@@ -99,44 +112,83 @@ async function measureEndToEnd(stack, { recipient, senders }) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { transfers: done, seconds, transfersPerSecond: done / seconds };
+  const cpuMsPerTransfer = ((stack.cpuSeconds() - cpuBefore) * 1000) / done;
+  return { transfers: done, seconds, transfersPerSecond: done / seconds, cpuMsPerTransfer };
 }
 
-async function measureRaw(stack) {
-  stack.pause();
+/** Only `running` (or nothing) gets the CPU while `work` runs. */
+async function withOnly(stacks, running, work) {
+  for (const stack of stacks) if (stack !== running) stack.pause();
+  if (running) running.resume();
   try {
-    return await measureRawLedgerRate({ transfers, sources });
+    return await work();
   } finally {
-    stack.resume();
+    for (const stack of stacks) stack.resume();
   }
+}
+
+/** CPU of one transfer's proofs (equality, ciphertext validity, range) on one thread, per engine. */
+function measureProofCpu(engineName, count = 10) {
+  const engine = ledgerLib.proofEngineNamed(engineName);
+  engine.transfer(ledgerLib.sampleTransferInput());
+  const inputs = Array.from({ length: count }, () => ledgerLib.sampleTransferInput());
+  const before = process.cpuUsage();
+  for (const input of inputs) engine.transfer(input);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / count;
 }
 
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 const perSecond = (rate) => `${rate.toFixed(2)} /s`;
 
-console.log(`${transfers} confidential USDC transfers from ${sources} accounts in parallel, ${availableParallelism()} cores, ${roundCount} round(s)\n`);
-const stack = await startOneProcess();
+console.log(`${transfers} confidential USDC transfers from ${sources} accounts in parallel, ${availableParallelism()} cores, ${roundCount} round(s)`);
+const stacks = [];
 const rounds = [];
+let proofCpuMs;
 try {
-  const accounts = await openAccounts(stack);
-  let rawBefore = await measureRaw(stack);
+  for (const engine of ENGINES) stacks.push(await startOneProcess(engine));
+  const [native, wasm] = stacks;
+  proofCpuMs = await withOnly(stacks, null, () => Object.fromEntries(ENGINES.map((name) => [name, measureProofCpu(name)])));
+  console.log(`proof CPU per transfer (one thread): native ${proofCpuMs.native.toFixed(1)} ms, WebAssembly ${proofCpuMs.wasm.toFixed(1)} ms\n`);
+  const accounts = new Map();
+  for (const stack of stacks) accounts.set(stack, await withOnly(stacks, stack, () => openAccounts(stack)));
+  const measureRaw = () => withOnly(stacks, null, () => ledgerLib.measureRawLedgerRate({ transfers, sources, engine: 'native' }));
+  let rawBefore = await measureRaw();
   for (let round = 1; round <= roundCount; round += 1) {
-    const e2e = await measureEndToEnd(stack, accounts);
-    const rawAfter = await measureRaw(stack);
+    const e2eNative = await withOnly(stacks, native, () => measureEndToEnd(native, accounts.get(native)));
+    const e2eWasm = await withOnly(stacks, wasm, () => measureEndToEnd(wasm, accounts.get(wasm)));
+    const rawAfter = await measureRaw();
     const raw = (rawBefore.transfersPerSecond + rawAfter.transfersPerSecond) / 2;
-    rounds.push({ rawBefore, e2e, rawAfter, raw, ratio: e2e.transfersPerSecond / raw });
+    const entry = {
+      rawBefore,
+      rawAfter,
+      raw,
+      e2eNative,
+      e2eWasm,
+      ratio: e2eNative.transfersPerSecond / raw,
+      speedup: e2eNative.transfersPerSecond / e2eWasm.transfersPerSecond,
+    };
+    rounds.push(entry);
     console.log(
-      `round ${round}  raw ${perSecond(rawBefore.transfersPerSecond)} before, ${perSecond(rawAfter.transfersPerSecond)} after` +
-        ` (${rawAfter.poolSize} proof workers)   end to end ${perSecond(e2e.transfersPerSecond)}   ratio ${(e2e.transfersPerSecond / raw).toFixed(2)}`,
+      `round ${round}  raw ${perSecond(rawBefore.transfersPerSecond)} before, ${perSecond(rawAfter.transfersPerSecond)} after (native, ${rawAfter.poolSize} workers, ${rawAfter.cpuMsPerTransfer.toFixed(0)} ms CPU each)` +
+        `   end to end: native ${perSecond(e2eNative.transfersPerSecond)} (${e2eNative.cpuMsPerTransfer.toFixed(0)} ms CPU each),` +
+        ` WebAssembly ${perSecond(e2eWasm.transfersPerSecond)} (${e2eWasm.cpuMsPerTransfer.toFixed(0)} ms CPU each)` +
+        `   native/raw ${entry.ratio.toFixed(2)}   native/WebAssembly ${entry.speedup.toFixed(2)}`,
     );
     // The raw phase after this round is the one before the next.
     rawBefore = rawAfter;
   }
 } finally {
-  await stack.stop();
+  for (const stack of stacks) await stack.stop();
 }
 const ratio = median(rounds.map((r) => r.ratio));
-console.log(`\nraw ledger   ${perSecond(median(rounds.map((r) => r.raw)))} (median over the rounds; the same transfers straight against a local runtime)`);
-console.log(`end to end   ${perSecond(median(rounds.map((r) => r.e2e.transfersPerSecond)))} (median over the rounds; HTTP → one-process mode → ledger)`);
-console.log(`ratio        ${ratio.toFixed(2)} × raw, median of ${roundCount} round(s) (target ≥ 0.80)`);
-console.log(JSON.stringify({ transfers, sources, rounds, ratio }));
+const speedup = median(rounds.map((r) => r.speedup));
+const med = (pick) => median(rounds.map(pick));
+console.log(`\nmedians over ${roundCount} round(s):`);
+console.log(`raw ledger              ${perSecond(med((r) => r.raw))} (the same transfers straight against a local runtime, native engine; ${med((r) => r.rawAfter.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`);
+console.log(`end to end, native      ${perSecond(med((r) => r.e2eNative.transfersPerSecond))} (HTTP → one-process mode → ledger; ${med((r) => r.e2eNative.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`);
+console.log(`end to end, WebAssembly ${perSecond(med((r) => r.e2eWasm.transfersPerSecond))} (${med((r) => r.e2eWasm.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`);
+console.log(`proof CPU per transfer  native ${proofCpuMs.native.toFixed(1)} ms, WebAssembly ${proofCpuMs.wasm.toFixed(1)} ms`);
+console.log(`native / raw            ${ratio.toFixed(2)} × (target ≥ 0.80)`);
+console.log(`native / WebAssembly    ${speedup.toFixed(2)} × (target ≥ 2.50)`);
+console.log(JSON.stringify({ transfers, sources, proofCpuMs, rounds, ratio, speedup }));

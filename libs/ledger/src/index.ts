@@ -33,7 +33,7 @@ export {
   selectProofEngine,
   type ProofEngineChoice,
 } from './proof-engine/select-proof-engine';
-export { proofsOfEveryKind } from './proof-engine/every-proof-kind';
+export { proofsOfEveryKind, sampleTransferInput } from './proof-engine/every-proof-kind';
 export {
   createLocalLedgerRuntime,
   readLocalLedgerConfig,

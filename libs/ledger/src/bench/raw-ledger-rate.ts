@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { generateAccountKeyMaterial } from '../keys/account-keys';
 import { connectInProcess } from '../local-ledger';
 import { createLocalLedgerRuntime } from '../local-runtime/create-local-runtime';
+import { type ProofEngineName } from '../proof-engine/proof-engine';
+import { type ProofEngineChoice } from '../proof-engine/select-proof-engine';
 import { createProofPool } from '../proof-pool/proof-pool';
 import { SolanaRpcLedger } from '../solana-rpc/solana-rpc-ledger';
 
@@ -13,16 +15,21 @@ export interface RawLedgerRateOptions {
   sources?: number;
   /** Proof workers; default os.availableParallelism(). */
   poolSize?: number;
+  /** Proof engine; default CTS_PROOF_ENGINE, else auto. */
+  engine?: ProofEngineChoice;
 }
 
 export interface RawLedgerRate {
   transfers: number;
   sources: number;
   poolSize: number;
+  engine: ProofEngineName;
   seconds: number;
   transfersPerSecond: number;
   /** Mean wall time of one transfer inside its chain (proofs + 5 transactions). */
   meanTransferMs: number;
+  /** CPU of this process (every thread: proofs, the runtime, the RPC adapter) per transfer. */
+  cpuMsPerTransfer: number;
 }
 
 const AMOUNT = 1_000n;
@@ -35,7 +42,7 @@ export async function measureRawLedgerRate(options: RawLedgerRateOptions): Promi
   const sources = options.sources ?? 2;
   const stateDir = await mkdtemp(join(tmpdir(), 'cts-ledger-bench-'));
   const runtime = await createLocalLedgerRuntime({ stateDir, environment: 'test' });
-  const pool = createProofPool({ size: options.poolSize });
+  const pool = createProofPool({ size: options.poolSize, engine: options.engine });
   const ledger = new SolanaRpcLedger({ ...connectInProcess(runtime), proofPool: pool });
   try {
     await ledger.init();
@@ -52,6 +59,7 @@ export async function measureRawLedgerRate(options: RawLedgerRateOptions): Promi
       senders.map((keys) => ledger.fundTestAccount(keys, 'USDC', AMOUNT * BigInt(perSource))),
     );
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const durations: number[] = [];
     await Promise.all(
       senders.map(async (keys, index) => {
@@ -69,14 +77,17 @@ export async function measureRawLedgerRate(options: RawLedgerRateOptions): Promi
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     const meanTransferMs = durations.reduce((sum, value) => sum + value, 0) / Math.max(durations.length, 1);
     return {
       transfers: durations.length,
       sources,
       poolSize: pool.stats().size,
+      engine: pool.engine.name,
       seconds,
       transfersPerSecond: durations.length / seconds,
       meanTransferMs,
+      cpuMsPerTransfer: (cpu.user + cpu.system) / 1000 / Math.max(durations.length, 1),
     };
   } finally {
     await ledger.close();

@@ -1,5 +1,5 @@
 import { zk } from '@cts/crypto';
-import { type ProofEngine, type ProofKind } from './proof-engine';
+import { type ProofEngine, type ProofKind, type TransferProofInput } from './proof-engine';
 
 /** A fresh ElGamal key and its balance encrypted under it, as a ledger account holds them. */
 export function sampleAccount(balance: bigint) {
@@ -8,6 +8,19 @@ export function sampleAccount(balance: bigint) {
     secret: keypair.secret().toBytes(),
     pubkey: keypair.pubkey().toBytes(),
     available: keypair.pubkey().encryptU64(balance).toBytes(),
+  };
+}
+
+/** A transfer's proof input from fresh keys: 0.07 of 1 USDC to a destination, with an auditor. */
+export function sampleTransferInput(): TransferProofInput {
+  const source = sampleAccount(1_000_000n);
+  return {
+    elgamalSecret: source.secret,
+    availableBalance: source.available,
+    newAvailable: 1_000_000n - 70_000n,
+    amount: 70_000n,
+    destinationPubkey: sampleAccount(0n).pubkey,
+    auditorPubkey: sampleAccount(0n).pubkey,
   };
 }
 
