@@ -8,14 +8,11 @@ import { createLocalLedgerRuntime } from '../local-runtime/create-local-runtime'
 import { createProofPool } from '../proof-pool/proof-pool';
 import { SolanaRpcLedger } from '../solana-rpc/solana-rpc-ledger';
 import { decryptPendingWithElGamal, decryptWithAeKey } from '../testing/balance-probe';
-import { nativeAddonPath } from './native-proof-engine';
-import { type ProofEngineName } from './proof-engine';
-import { proofEngineChoiceFromEnv } from './select-proof-engine';
+import { enginesUnderTest } from './engines-under-test';
 
 // The local ledger (LiteSVM running Token-2022 and the ZK ElGamal proof program) accepts accounts
 // configured, transfers and withdrawals proved by either engine, and the two mix on one ledger.
-const nativeExpected = proofEngineChoiceFromEnv() === 'native' || nativeAddonPath() !== null;
-const engines: ProofEngineName[] = nativeExpected ? ['wasm', 'native'] : ['wasm'];
+const engines = enginesUnderTest();
 const USDC = 1_000_000n;
 
 const confidential = (view: LedgerAccountView) => {

@@ -1,16 +1,11 @@
 import { ciphertextEncrypts, zk } from '@cts/crypto';
-import { nativeAddonPath } from './native-proof-engine';
-import { PROOF_KINDS, type ProofEngine } from './proof-engine';
+import { enginesUnderTest } from './engines-under-test';
 import { proofsOfEveryKind, sampleAccount as account } from './every-proof-kind';
+import { PROOF_KINDS } from './proof-engine';
 import { proofEngineChoiceFromEnv, proofEngineNamed } from './select-proof-engine';
 
-// Parity: every proof kind built by each engine verifies under each engine. The native engine is in
-// the run whenever it is built, and must be when CTS_PROOF_ENGINE=native (CI with cargo).
-const nativeExpected = proofEngineChoiceFromEnv() === 'native' || nativeAddonPath() !== null;
-const engines: ProofEngine[] = [
-  proofEngineNamed('wasm'),
-  ...(nativeExpected ? [proofEngineNamed('native')] : []),
-];
+// Parity: every proof kind built by each engine verifies under each engine (see enginesUnderTest).
+const engines = enginesUnderTest().map(proofEngineNamed);
 
 describe.each(engines.map((engine) => [engine.name, engine] as const))(
   'proofs built by the %s engine',
@@ -74,5 +69,9 @@ describe.each(engines.map((engine) => [engine.name, engine] as const))(
 );
 
 it('has the native engine in the run when CI asks for it', () => {
-  expect(engines.map((engine) => engine.name)).toEqual(nativeExpected ? ['wasm', 'native'] : ['wasm']);
+  const names = engines.map((engine) => engine.name);
+  expect(names[0]).toBe('wasm');
+  if (proofEngineChoiceFromEnv() === 'native') {
+    expect(names).toEqual(['wasm', 'native']);
+  }
 });
