@@ -65,9 +65,17 @@ export class InProcessBus {
     this.subscriptions.get(topic)?.delete(groupId);
   }
 
-  /** A request on a command topic; a command type (`account.create`) is sent to its service's topic. */
+  /**
+   * A request on a command topic, answered by a handler registered for the envelope's command type
+   * alone if there is one (test doubles serve single commands), else by the topic's. A command type given as
+   * the topic goes to its service's topic, as the CommandBus sends it.
+   */
   async request(topic: string, data: unknown): Promise<unknown> {
-    const handler = this.commandHandlers.get(topic) ?? (serviceOf(topic) ? this.commandHandlers.get(commandTopicOf(topic)) : undefined);
+    const type = typeof data === 'object' && data !== null && 'type' in data ? String(data.type) : undefined;
+    const handler =
+      (type === undefined ? undefined : this.commandHandlers.get(type)) ??
+      this.commandHandlers.get(topic) ??
+      (serviceOf(topic) ? this.commandHandlers.get(commandTopicOf(topic)) : undefined);
     if (!handler) {
       throw new Error(`No handler is registered for ${topic}`);
     }
