@@ -1,4 +1,5 @@
 import { agentsBehaviour } from './support/agents.behaviour';
+import { agentTransactionsBehaviour } from './support/agent-transactions.behaviour';
 import { approvalsBehaviour } from './support/approvals.behaviour';
 import { createEnvelope } from '@cts/contracts';
 import { eventually, generateTestCertificates, HttpsReceiver, startAppProcess } from '@cts/testing';
@@ -53,6 +54,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   transfersBehaviour(stack);
   agentsBehaviour(stack);
   approvalsBehaviour(stack, { expiry: true });
+  agentTransactionsBehaviour(stack);
   webhooksBehaviour(stack, () => receiver);
   tracingBehaviour(stack, () => collector);
   metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { http } from './support/http';
 import { type OneProcessMode, startOneProcessMode } from './support/one-process-mode';
 import { agentsBehaviour } from './support/agents.behaviour';
+import { agentTransactionsBehaviour } from './support/agent-transactions.behaviour';
 import { approvalsBehaviour } from './support/approvals.behaviour';
 import { metricsBehaviour } from './support/metrics.behaviour';
 import { OtlpCollector } from './support/otlp-collector';
@@ -46,6 +47,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   transfersBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   agentsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   approvalsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), { expiry: false });
+  agentTransactionsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   tracingBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => collector);

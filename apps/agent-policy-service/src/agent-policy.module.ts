@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentHandlers } from './agents/agent.handlers';
 import { AgentRepository } from './agents/agent.repository';
+import { OwnPolicyHandlers } from './policies/own-policy.handlers';
 import { PolicyHandlers } from './policies/policy.handlers';
 import { SpendPolicyRepository } from './policies/spend-policy.repository';
 import { SpendHandlers } from './spending/spend.handlers';
@@ -17,6 +18,7 @@ import { SpendSealer } from './spending/spend-sealer';
     SpendLedger,
     AgentHandlers,
     PolicyHandlers,
+    OwnPolicyHandlers,
     SpendHandlers,
   ],
 })

@@ -5,6 +5,7 @@ import { Reservations } from './decisions/reservations';
 import { Settlement } from './decisions/settlement';
 import { FollowUpSweeper } from './follow-up/follow-up.sweeper';
 import { HoldHandlers } from './holds/hold.handlers';
+import { LookupHandlers } from './lookups/lookup.handlers';
 import { AgentTransactionRepository } from './transactions/agent-transaction.repository';
 import { Transitions } from './transactions/transitions';
 
@@ -21,6 +22,7 @@ export class ApprovalsModule {
         Settlement,
         HoldHandlers,
         DecisionHandlers,
+        LookupHandlers,
         FollowUpSweeper,
       ],
     };

@@ -14,7 +14,9 @@ import { TransfersController } from './transfers/transfers.controller';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminAccountsService } from './admin/admin-accounts.service';
 import { AdminGuard } from './admin/admin.guard';
+import { AgentHistoryController } from './approvals/agent-history.controller';
 import { AgentTransactionsController } from './approvals/approvals.controller';
+import { OwnSpendPolicyController } from './agents/own-policy.controller';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { ApiKeysController } from './api-keys/api-keys.controller';
@@ -48,6 +50,8 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   AdminAccountsController,
   WebhooksController,
   AgentTransactionsController,
+  AgentHistoryController,
+  OwnSpendPolicyController,
   DashboardController,
 ];
 

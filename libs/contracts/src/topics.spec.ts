@@ -59,7 +59,7 @@ describe('the topic map', () => {
   it('treats only reads as queries', () => {
     for (const type of QueryTypes) {
       expect(type).toMatch(
-        /\.(get|list|balances|key-totals|authenticate|resolve-recipient|get-policy|list-pending|deliveries)$/,
+        /\.(get|list|balances|key-totals|authenticate|resolve-recipient|get-policy|get-own-policy|list-pending|deliveries)$/,
       );
     }
     expect(QueryTypes.has('transfer.create')).toBe(false);

@@ -10,6 +10,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColum
   where: `"status" = 'pending_approval'`,
 })
 @Index('IDX_agent_transactions_overdue', ['expiresAt'], { where: `"status" = 'pending_approval'` })
+@Index('IDX_agent_transactions_agent', ['agentAccountId', 'environment', 'id'])
 @Index('IDX_agent_transactions_follow_up', ['followUpAt'], { where: `"follow_up_at" IS NOT NULL` })
 export class AgentTransactionEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'PK_approvals_agent_transactions' })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AssetCode, type Environment } from '@cts/contracts';
+import { type AgentTransactionStatus, type AssetCode, type Environment } from '@cts/contracts';
 import { DataSource, type EntityManager, LessThanOrEqual, MoreThan } from 'typeorm';
 import { type AgentTransaction, type AgentTransactionState } from './agent-transaction.domain';
 import { AgentTransactionEntity } from './agent-transaction.entity';
@@ -127,6 +127,47 @@ export class AgentTransactionRepository {
       order: { expiresAt: 'ASC', id: 'ASC' },
     });
     return rows.map(toRecord);
+  }
+
+  /**
+   * An agent's transactions in one environment, newest first (ids sort by creation), at most `limit`,
+   * after the cursor `startingAfter` when given. `status` filters as readers see it at `now`: a pending
+   * transaction past its window is `expired`, one whose approval is settling is `approved`.
+   */
+  async listForAgent(query: {
+    agentAccountId: string;
+    environment: Environment;
+    status?: AgentTransactionStatus;
+    startingAfter?: string;
+    limit: number;
+    now: Date;
+  }): Promise<TransactionRecord[]> {
+    const builder = this.dataSource.manager
+      .createQueryBuilder(AgentTransactionEntity, 't')
+      .where('t.agent_account_id = :agent', { agent: query.agentAccountId })
+      .andWhere('t.environment = :environment', { environment: query.environment })
+      .orderBy('t.id', 'DESC')
+      .take(query.limit);
+    if (query.startingAfter !== undefined) {
+      builder.andWhere('t.id < :cursor', { cursor: query.startingAfter });
+    }
+    const now = query.now;
+    switch (query.status) {
+      case undefined:
+        break;
+      case 'pending_approval':
+        builder.andWhere("t.status = 'pending_approval' AND t.expires_at > :now", { now });
+        break;
+      case 'expired':
+        builder.andWhere("(t.status = 'expired' OR (t.status = 'pending_approval' AND t.expires_at <= :now))", { now });
+        break;
+      case 'approved':
+        builder.andWhere("t.status IN ('approved', 'approving')");
+        break;
+      default:
+        builder.andWhere('t.status = :status', { status: query.status });
+    }
+    return (await builder.getMany()).map(toRecord);
   }
 
   /**

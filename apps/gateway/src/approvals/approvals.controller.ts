@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import {
   type AgentTransactionResource,
   ApproveAgentTransaction,
+  type AgentTransactionView,
+  GetAgentTransaction,
   ListPendingApprovals,
   type PendingApprovalList,
   RejectAgentTransaction,
@@ -12,7 +14,12 @@ import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
-import { AgentTransactionSchema, PendingApprovalListSchema, TransactionIdParam } from './approvals.schemas';
+import {
+  AgentTransactionSchema,
+  AgentTransactionViewSchema,
+  PendingApprovalListSchema,
+  TransactionIdParam,
+} from './approvals.schemas';
 
 const DECISION_ERRORS: [number, string][] = [
   [403, 'not_agent_owner'],
@@ -40,6 +47,27 @@ export class AgentTransactionsController {
       await this.commands.send(
         ListPendingApprovals,
         { owner_account_id: account_id, environment },
+        caller.context,
+      ),
+    );
+  }
+
+  @Get(':transaction_id')
+  @ApiOperation({
+    summary:
+      'A held agent transaction’s current state, for its owner and for the agent itself (anyone else: 404)',
+  })
+  @ApiOkResponse({ description: 'The transaction', standardSchema: AgentTransactionViewSchema })
+  @ApiErrors([404, 'transaction_not_found'])
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('transaction_id', { schema: TransactionIdParam }) transactionId: string,
+  ): Promise<AgentTransactionView> {
+    const { account_id, environment } = caller.principal;
+    return unwrap(
+      await this.commands.send(
+        GetAgentTransaction,
+        { caller_account_id: account_id, environment, transaction_id: transactionId },
         caller.context,
       ),
     );

@@ -1,5 +1,6 @@
-import { AgentTransactionResource, PendingApprovalItem } from '@cts/contracts';
+import { AgentTransactionResource, AgentTransactionStatus, AgentTransactionView, PendingApprovalItem } from '@cts/contracts';
 import { z } from 'zod';
+import { QueryInteger } from '../http/query.schemas';
 
 export const PendingApprovalSchema = PendingApprovalItem.meta({
   id: 'PendingApproval',
@@ -18,3 +19,22 @@ export const AgentTransactionSchema = AgentTransactionResource.meta({
 });
 
 export const TransactionIdParam = z.string().min(1).max(64);
+
+export const AgentTransactionViewSchema = AgentTransactionView.meta({
+  id: 'AgentTransactionState',
+  description:
+    'A held agent transaction as its owner or the agent itself reads it. `status`: `pending_approval` (a pending transaction past its window reads `expired`), `approved` (with `transfer_id` once the transfer exists), `rejected`, `expired`, or `failed` with `failure_reason`. `encrypted_amount` only for the owner: it opens with the owner’s decryption_key (SDK decryptAmount). Never a plaintext amount.',
+});
+
+export const AgentTransactionPageSchema = z
+  .object({ transactions: z.array(AgentTransactionViewSchema), has_more: z.boolean() })
+  .meta({ id: 'AgentTransactionList' });
+
+export const ListAgentTransactionsQuery = z
+  .object({
+    limit: QueryInteger(1, 100, 20),
+    starting_after: z.string().min(1).max(64).optional().describe('The last transaction_id of the previous page'),
+    status: AgentTransactionStatus.optional(),
+  })
+  .strict();
+export type ListAgentTransactionsQuery = z.infer<typeof ListAgentTransactionsQuery>;

@@ -47,6 +47,17 @@ export const GetSpendPolicy = defineCommand(
 );
 
 /**
+ * The policy governing the calling agent itself (`GET /v1/accounts/me/spend-policy`), so an agent can
+ * plan within it; it may read but never change it. `environment`: the calling key's.
+ * Errors: `agent_not_found` when the account is not an agent.
+ */
+export const GetOwnSpendPolicy = defineCommand(
+  CommandTopics.agentGetOwnPolicy,
+  z.object({ agent_account_id: z.string().min(1), environment: Environment }),
+  SpendPolicy,
+);
+
+/**
  * Partial update: only the fields in `patch` change, and the merged policy is validated as a whole.
  * Errors as get, plus `invalid_policy` with `param: <field>`. Emits `agent.policy.updated` (changed
  * field names only) when something changed; a patch that changes nothing returns the policy as is.

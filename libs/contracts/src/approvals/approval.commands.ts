@@ -4,7 +4,13 @@ import { Environment } from '../environment';
 import { PartyRef, Timestamp } from '../parties';
 import { CommandTopics } from '../topics';
 import { AssetCode, HeldTransaction } from '../transfers/transfer.schemas';
-import { AgentTransactionResource, PendingApprovalList } from './approval.schemas';
+import { AgentTransactionStatus } from './approval.events';
+import {
+  AgentTransactionPage,
+  AgentTransactionResource,
+  AgentTransactionView,
+  PendingApprovalList,
+} from './approval.schemas';
 
 /** An opaque ciphertext approval-service stores and hands on, never opens. */
 const Opaque = (max: number) => z.string().min(1).max(max);
@@ -79,4 +85,38 @@ export const RejectAgentTransaction = defineCommand(
   CommandTopics.approvalReject,
   Decision,
   AgentTransactionResource,
+);
+
+/**
+ * One held transaction as `caller_account_id` may see it: its owner (with `encrypted_amount`) or the
+ * agent itself (without). A pending transaction whose window has passed reads `expired` even before
+ * the sweeper marks it. Errors: `transaction_not_found` for anyone else, an unknown id or another
+ * environment (nobody learns that the id exists).
+ */
+export const GetAgentTransaction = defineCommand(
+  CommandTopics.approvalGet,
+  z.object({
+    caller_account_id: z.string().min(1),
+    environment: Environment,
+    transaction_id: z.string().min(1).max(64),
+  }),
+  AgentTransactionView,
+);
+
+/**
+ * An agent's held transactions in one environment, newest first, as `caller_account_id` may see them
+ * (see GetAgentTransaction; rows the caller may not see are simply absent). `starting_after`: the
+ * last `transaction_id` of the previous page. The gateway checks the caller may list this agent first.
+ */
+export const ListAgentTransactions = defineCommand(
+  CommandTopics.approvalList,
+  z.object({
+    caller_account_id: z.string().min(1),
+    environment: Environment,
+    agent_account_id: z.string().min(1),
+    status: AgentTransactionStatus.optional(),
+    limit: z.number().int().min(1).max(100),
+    starting_after: z.string().min(1).max(64).optional(),
+  }),
+  AgentTransactionPage,
 );

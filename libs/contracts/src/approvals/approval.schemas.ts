@@ -39,3 +39,19 @@ export type PendingApprovalItem = z.infer<typeof PendingApprovalItem>;
 
 export const PendingApprovalList = z.object({ pending: z.array(PendingApprovalItem) });
 export type PendingApprovalList = z.infer<typeof PendingApprovalList>;
+
+/**
+ * A held agent transaction as its owner and the agent itself read it (`GET /v1/agents/transactions/{id}`,
+ * `GET /v1/agents/{account_id}/transactions`): the resource plus `encrypted_amount`, which only the
+ * owner gets (an AE ciphertext under the owner's key; the agent's key could not open it anyway).
+ */
+export const AgentTransactionView = AgentTransactionResource.extend({
+  encrypted_amount: z.string().optional(),
+});
+export type AgentTransactionView = z.infer<typeof AgentTransactionView>;
+
+export const AgentTransactionPage = z.object({
+  transactions: z.array(AgentTransactionView),
+  has_more: z.boolean(),
+});
+export type AgentTransactionPage = z.infer<typeof AgentTransactionPage>;

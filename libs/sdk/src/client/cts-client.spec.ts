@@ -51,6 +51,9 @@ const endpoints: [string, (c: CtsClient) => Promise<unknown>, string, string, un
     '/v1/agents/transactions/pending',
     undefined,
   ],
+  ['ownSpendPolicy', (c) => c.ownSpendPolicy(), 'GET', '/v1/accounts/me/spend-policy', undefined],
+  ['agentTransaction', (c) => c.agentTransaction('atx_1'), 'GET', '/v1/agents/transactions/atx_1', undefined],
+  ['agentTransactions', (c) => c.agentTransactions('acct_1'), 'GET', '/v1/agents/acct_1/transactions', undefined],
   ['approve', (c) => c.approve('atx_1'), 'POST', '/v1/agents/transactions/atx_1/approve', undefined],
   ['reject', (c) => c.reject('atx_1'), 'POST', '/v1/agents/transactions/atx_1/reject', undefined],
   [
@@ -147,6 +150,13 @@ describe('CtsClient endpoints', () => {
       '/v1/transfers?limit=5&offset=10&status=confirmed&from=2025-01-02T00%3A00%3A00.000Z',
     );
     expect(server.requests[1].url).toBe('/v1/transfers?to=2025-02-01T00%3A00%3A00.000Z');
+  });
+
+  it("encodes an agent's transaction list filters and leaves out the unset ones", async () => {
+    await client.agentTransactions('acct_1', { limit: 2, starting_after: 'atx_9', status: 'approved' });
+    await client.agentTransactions('acct_1', { status: 'pending_approval' });
+    expect(server.requests[0].url).toBe('/v1/agents/acct_1/transactions?limit=2&starting_after=atx_9&status=approved');
+    expect(server.requests[1].url).toBe('/v1/agents/acct_1/transactions?status=pending_approval');
   });
 
   it('resolves DELETE with 204 No Content to undefined', async () => {

@@ -4,6 +4,7 @@ import {
   type AgentAccount,
   type AgentList,
   type AgentTransaction,
+  type AgentTransactionList,
   type ApiKeyList,
   type BalanceList,
   type BalancesQuery,
@@ -17,6 +18,7 @@ import {
   type FundInput,
   type Funding,
   type HeldAgentTransaction,
+  type ListAgentTransactionsQuery,
   type ListTransfersQuery,
   type PendingApprovalList,
   type SpendPolicy,
@@ -114,6 +116,22 @@ export class CtsClient {
   ): Promise<SpendPolicy> {
     const path = `/v1/agents/${segment(agentAccountId)}/spend-policy`;
     return this.body({ method: 'PATCH', path, body: patch, ...options });
+  }
+
+  /** The policy the calling agent runs under (agent keys only; `404 agent_not_found` otherwise). */
+  ownSpendPolicy(): Promise<SpendPolicy> {
+    return this.body({ method: 'GET', path: '/v1/accounts/me/spend-policy' });
+  }
+
+  /** A held agent transaction's current state, for its owner or the agent itself. */
+  agentTransaction(transactionId: string): Promise<AgentTransaction> {
+    return this.body({ method: 'GET', path: `/v1/agents/transactions/${segment(transactionId)}` });
+  }
+
+  /** An agent's held transactions, newest first: for its owner, or the agent itself. */
+  agentTransactions(agentAccountId: string, query: ListAgentTransactionsQuery = {}): Promise<AgentTransactionList> {
+    const path = `/v1/agents/${segment(agentAccountId)}/transactions`;
+    return this.body({ method: 'GET', path, query: { ...query } });
   }
 
   pendingTransactions(): Promise<PendingApprovalList> {

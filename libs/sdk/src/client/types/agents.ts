@@ -43,18 +43,40 @@ export interface CreateAgentInput {
 
 export type AgentTransactionStatus = 'pending_approval' | 'approved' | 'rejected' | 'expired' | 'failed';
 
-/** An agent transaction as returned by approve and reject (ARCHITECTURE §6). */
+/**
+ * A held agent transaction: as approve and reject return it, and as `agentTransaction` and
+ * `agentTransactions` read it (ARCHITECTURE §6, issue 16).
+ */
 export interface AgentTransaction {
   transaction_id: string;
   status: AgentTransactionStatus;
+  /** The agent's handle. */
   agent?: string;
   to?: string;
+  asset?: string;
   requested_at?: string;
   expires_at?: string;
+  /** When the owner approved or rejected; `null` while pending and for an expired transaction. */
+  decided_at?: string | null;
   /** Set once an approved transaction became a transfer. */
-  transfer_id?: string;
+  transfer_id?: string | null;
+  /** Only when `status` is `failed`. */
+  failure_reason?: string;
+  /** For the owner only: opens with the owner's `decryptAmount`. */
   encrypted_amount?: string;
-  asset?: string;
+}
+
+export interface AgentTransactionList {
+  transactions: AgentTransaction[];
+  has_more: boolean;
+}
+
+export interface ListAgentTransactionsQuery {
+  /** 1..100, default 20. */
+  limit?: number;
+  /** The last `transaction_id` of the previous page. */
+  starting_after?: string;
+  status?: AgentTransactionStatus;
 }
 
 /** Spec §2.5; `encrypted_amount` opens with the owner's `decryptAmount`. */
