@@ -7,6 +7,7 @@ import { registerFundCommand } from './fund/fund.command';
 import { type CliIo } from './io';
 import { registerKeysCommands } from './keys/keys.command';
 import { registerKycCommand } from './kyc/kyc.command';
+import { registerMcpCommand } from './mcp/mcp.command';
 import { registerMigrateCommand } from './migrate/migrate.command';
 
 const EXAMPLES = `
@@ -17,6 +18,7 @@ Examples:
   cts domains add acc_123 shop.example.com
   cts fund svc_test_… USDC 100
   cts migrate
+  cts mcp --api-key svc_test_…   (an agent's key: MCP server over stdio)
 
 Environment:
   CTS_URL        default for --url
@@ -50,6 +52,7 @@ export function buildProgram(io: CliIo, options: ProgramOptions = {}): Command {
   registerDomainsCommands(program, context);
   registerFundCommand(program, context);
   registerMigrateCommand(program, context, options.repoRoot);
+  registerMcpCommand(program, context);
   return program;
 }
 

@@ -20,11 +20,11 @@ export interface SpendPolicyRules {
   /** Default `["USDC"]`. */
   assets?: string[];
   /** `HH:MM-HH:MM`, may wrap midnight; omitted means always active. */
-  active_hours?: string;
+  active_hours?: string | null;
   /** IANA time zone of `active_hours`, default `UTC`. */
   timezone?: string;
   /** Omitted means no transaction is held for approval. */
-  hitl_threshold_usdc?: number;
+  hitl_threshold_usdc?: number | null;
   /** Default 60, 1..10080. */
   approval_window_minutes?: number;
 }

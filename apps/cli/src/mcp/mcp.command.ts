@@ -1,0 +1,37 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CtsClient } from '@cts/sdk';
+import { type Command } from 'commander';
+import { z } from 'zod';
+import { type CommandContext } from '../command-context';
+import { CliError, EXIT_FAILURE } from '../errors';
+import { createAgentMcpServer } from './agent-mcp-server';
+
+const Options = z.object({ url: z.string(), apiKey: z.string().optional() });
+
+/**
+ * `cts mcp --api-key <agent key>`: an MCP server over stdio acting as that one agent. stdout carries
+ * the protocol alone, so everything else goes to stderr; the key is never printed.
+ */
+export function registerMcpCommand(program: Command, context: CommandContext): void {
+  program
+    .command('mcp')
+    .description("serve an agent's wallet to an AI model over the Model Context Protocol (stdio)")
+    .option('--api-key <key>', "the agent's API key, svc_test_… or svc_live_… (else env CTS_API_KEY)")
+    .action(async (_options: unknown, command: Command) => {
+      const { url, apiKey } = Options.parse(command.optsWithGlobals());
+      const key = apiKey ?? context.io.env.CTS_API_KEY;
+      if (!key) {
+        throw new CliError('an API key is required: --api-key <agent key> or env CTS_API_KEY', EXIT_FAILURE);
+      }
+      const server = createAgentMcpServer(new CtsClient({ baseUrl: url, apiKey: key, fetch: context.io.fetch }));
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = resolve;
+      });
+      await server.connect(transport);
+      // The client closing our stdin ends the session (the transport itself does not watch for it).
+      process.stdin.once('end', () => void server.close());
+      context.io.stderr(`cts mcp: serving the agent wallet tools over stdio, API at ${url}\n`);
+      await closed;
+    });
+}

@@ -1,0 +1,33 @@
+import { CtsApiError, CtsNetworkError } from '@cts/sdk';
+import { describeFailure, guarded, structured } from './tool-results';
+
+describe('tool results', () => {
+  it('carries the data both structured and as text', () => {
+    const result = structured({ status: 'confirmed', transfer_id: 'tr_1' });
+    expect(result.structuredContent).toEqual({ status: 'confirmed', transfer_id: 'tr_1' });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+    expect(result.isError).toBeUndefined();
+    expect(structured({ status: 'refused' }, { isError: true }).isError).toBe(true);
+  });
+
+  it('turns a refused key into advice, not a retry loop', () => {
+    const failure = describeFailure(new CtsApiError({ status: 401, code: 'unauthorized', message: 'Invalid API key' }));
+    expect(failure.code).toBe('unauthorized');
+    expect(failure.message).toMatch(/API key .* was refused.*Retrying will not help/);
+  });
+
+  it('keeps the code, message and parameter of other API errors, and says a network failure may be retried with the same key', () => {
+    const invalid = describeFailure(new CtsApiError({ status: 400, code: 'invalid_request', message: 'amount has too many decimals', param: 'amount' }));
+    expect(invalid.message).toBe('amount has too many decimals (amount) [invalid_request, HTTP 400]');
+    const down = describeFailure(new CtsNetworkError('fetch failed', { cause: new Error('ECONNREFUSED'), timedOut: false }));
+    expect(down).toMatchObject({ code: 'unreachable' });
+    expect(down.message).toMatch(/same idempotency_key/);
+  });
+
+  it('turns any thrown error into a tool error with its first line only', async () => {
+    const error = new Error('boom\n    at secret (file.ts:1:1)');
+    const result = await guarded(() => Promise.reject(error));
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'Unexpected failure in the MCP server: boom' }]);
+  });
+});
