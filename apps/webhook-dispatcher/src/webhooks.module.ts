@@ -42,7 +42,12 @@ export class WebhooksModule {
           provide: WebhookHttpClient,
           inject: [DISPATCHER_SETTINGS, DestinationGuard],
           useFactory: (settings: DispatcherSettings, guard: DestinationGuard) =>
-            new WebhookHttpClient({ timeoutMs: settings.timeoutMs, guard, extraCa: settings.extraCa }),
+            new WebhookHttpClient({
+              timeoutMs: settings.timeoutMs,
+              guard,
+              connectionsPerEndpoint: settings.maxInFlightPerEndpoint,
+              extraCa: settings.extraCa,
+            }),
         },
         SecretBox,
         SubscriptionRepository,

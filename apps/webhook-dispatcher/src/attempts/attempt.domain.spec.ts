@@ -48,6 +48,23 @@ describe('afterAttempt', () => {
     });
   });
 
+  it('counts the delay from the end of an attempt that took a while, and the window from the first one’s end', () => {
+    expect(
+      afterAttempt(second, { statusCode: 500, durationMs: 300 }, at, policy, noJitter).nextAttemptAt,
+    ).toEqual(new Date(at.getTime() + 300 + 2000));
+    expect(
+      afterAttempt(
+        { attemptCount: 0, firstAttemptAt: null },
+        { statusCode: 500, durationMs: 300 },
+        at,
+        policy,
+        noJitter,
+      ),
+    ).toMatchObject({
+      firstAttemptAt: new Date(at.getTime() + 300),
+      nextAttemptAt: new Date(at.getTime() + 1300),
+    });
+  });
   it('fails for good once the window has passed, saying the retries ran out', () => {
     const longAgo = new Date(at.getTime() - policy.windowMs);
     expect(

@@ -43,7 +43,9 @@ export type AttemptAnswer = Pick<AttemptOutcome, 'statusCode'> &
   Partial<Pick<AttemptOutcome, 'retryAfter' | 'durationMs'>>;
 
 /**
- * The delivery after an attempt made at `at`: done, due again later, or failed for good. A `410`
+ * The delivery after an attempt made at `at` (and ended `durationMs` later): done, due again later
+ * (the schedule's delay after its end, within the window from the first attempt's end), or failed
+ * for good. A `410`
  * ends it at once; a `Retry-After` on 429/503 can only delay the next attempt (within the window).
  */
 export function afterAttempt(
@@ -54,7 +56,10 @@ export function afterAttempt(
   random: () => number,
 ): AttemptResult {
   const attemptCount = delivery.attemptCount + 1;
-  const firstAttemptAt = delivery.firstAttemptAt ?? at;
+  // The schedule and the window count from an attempt's end, so a receiver sees at least the delay
+  // between two requests, however long the first took to reach it (a new connection's handshake).
+  const endedAt = new Date(at.getTime() + (outcome.durationMs ?? 0));
+  const firstAttemptAt = delivery.firstAttemptAt ?? endedAt;
   const done = (status: 'succeeded' | 'failed', failureReason: FailureReason | null): AttemptResult => ({
     status,
     attemptCount,
@@ -70,7 +75,7 @@ export function afterAttempt(
   }
   const next = nextAttemptAt(
     policy,
-    { attemptsMade: attemptCount, firstAttemptAt, lastAttemptAt: at },
+    { attemptsMade: attemptCount, firstAttemptAt, lastAttemptAt: endedAt },
     random,
     retryAfterOf(outcome, at),
   );

@@ -1,12 +1,18 @@
 import { createSecureContext, rootCertificates } from 'node:tls';
-import { Agent, request } from 'undici';
+import { type WebhookAttemptError } from '@cts/contracts';
+import { request } from 'undici';
 import { type DestinationGuard } from '../ssrf/destination-guard';
+import { PinnedPools } from '../ssrf/pinned-pools';
 import { type AttemptOutcome, RESPONSE_BODY_LIMIT_BYTES, truncateResponseBody } from './attempt.domain';
-import { classifyRequestFailure, type RequestFailure } from './network-error.domain';
+import { BLOCKED_CODE, classifyRequestFailure, type RequestFailure } from './network-error.domain';
+
+const DEFAULT_CONNECTIONS_PER_ENDPOINT = 2;
 
 export interface WebhookHttpClientOptions {
   timeoutMs: number;
   guard: DestinationGuard;
+  /** Open connections per endpoint (URL origin); the dispatcher passes its in-flight limit. */
+  connectionsPerEndpoint?: number;
   /**
    * PEM certificates to trust beside Node's bundled roots (a test receiver's CA). In production
    * `NODE_EXTRA_CA_CERTS` does this; TLS verification itself is never turned off.
@@ -37,28 +43,36 @@ function headerText(value: string | string[] | undefined): string | null {
   return text === undefined ? null : text.slice(0, RETRY_AFTER_LIMIT);
 }
 
+const noAnswer = (errorCode: WebhookAttemptError, error: string, durationMs: number): AttemptOutcome => ({
+  statusCode: null,
+  responseBody: null,
+  retryAfter: null,
+  errorCode,
+  error,
+  durationMs,
+});
+
 /**
- * POSTs a delivery: connections go only to addresses the guard checked (its `lookup`), one new
- * connection per attempt (no keep-alive across deliveries, so DNS is checked every time), with
- * Node's certificate verification, no redirects followed, and at most 1 KB of the answer kept.
+ * POSTs a delivery. Every delivery resolves the host and checks every address against the SSRF
+ * rules, then goes over a kept-alive connection of the endpoint's pool only if that pool is pinned
+ * to one of the addresses just checked (PinnedPools); otherwise over a new connection to a checked
+ * address. Node's certificate verification, no redirects followed, at most 1 KB of the answer kept.
  */
 export class WebhookHttpClient {
-  private readonly agent: Agent;
+  private readonly pools: PinnedPools;
 
   constructor(private readonly options: WebhookHttpClientOptions) {
     const extra = options.extraCa === undefined ? [] : [options.extraCa].flat();
-    this.agent = new Agent({
-      connect: {
-        lookup: options.guard.lookup,
-        timeout: options.timeoutMs,
-        // A `ca` replaces the default store, so the bundled roots come along; built once, as parsing
-        // the roots on every connection would stall the event loop.
-        ...(extra.length > 0
-          ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...extra] }) }
-          : {}),
-      },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+    this.pools = new PinnedPools({
+      connectionsPerEndpoint: options.connectionsPerEndpoint ?? DEFAULT_CONNECTIONS_PER_ENDPOINT,
+      connectTimeoutMs: options.timeoutMs,
+      headersTimeoutMs: options.timeoutMs,
+      bodyTimeoutMs: options.timeoutMs,
+      // A `ca` replaces the default store, so the bundled roots come along; built once, as parsing
+      // the roots on every connection would stall the event loop.
+      ...(extra.length > 0
+        ? { tls: { secureContext: createSecureContext({ ca: [...rootCertificates, ...extra] }) } }
+        : {}),
     });
   }
 
@@ -67,27 +81,20 @@ export class WebhookHttpClient {
     const elapsed = () => Math.round(performance.now() - started);
     const allowed = this.options.guard.checkStatic(url);
     if (!allowed.ok) {
-      return {
-        statusCode: null,
-        responseBody: null,
-        retryAfter: null,
-        errorCode: 'destination_refused',
-        error: `refused: ${allowed.message}`,
-        durationMs: 0,
-      };
+      return noAnswer('destination_refused', `refused: ${allowed.message}`, 0);
     }
     const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const resolved = await this.options.guard.resolveForDelivery(allowed.target);
+    if (!resolved.ok) {
+      return resolved.unresolved
+        ? noAnswer('dns_error', `ENOTFOUND: ${resolved.message}`, elapsed())
+        : noAnswer('destination_refused', `${BLOCKED_CODE}: ${resolved.message}`, elapsed());
+    }
     try {
-      // undici's `request` follows no redirect: a 3xx is an answer like any other non-2xx. `reset`
-      // closes the connection afterwards, so every delivery resolves and checks the host again.
-      const response = await request(url, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher: this.agent,
-        signal,
-        reset: true,
-      });
+      // Taken and used in the same tick: a delivery resolving the host differently may close it next.
+      const pool = this.pools.poolFor(allowed.target.url.origin, resolved.addresses);
+      // `request` follows no redirect: a 3xx is an answer like any other non-2xx.
+      const response = await request(url, { method: 'POST', headers, body, dispatcher: pool, signal });
       const responseBody = await readLimited(response.body);
       return {
         statusCode: response.statusCode,
@@ -99,19 +106,16 @@ export class WebhookHttpClient {
       };
     } catch (error) {
       const failure = failureOf(error);
-      return {
-        statusCode: null,
-        responseBody: null,
-        retryAfter: null,
-        errorCode: classifyRequestFailure(failure),
-        error: describeFailure(failure, this.options.timeoutMs),
-        durationMs: elapsed(),
-      };
+      return noAnswer(
+        classifyRequestFailure(failure),
+        describeFailure(failure, this.options.timeoutMs),
+        elapsed(),
+      );
     }
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.pools.close();
   }
 }
 

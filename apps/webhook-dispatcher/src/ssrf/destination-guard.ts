@@ -1,7 +1,12 @@
 import { type LookupAddress, promises as dns } from 'node:dns';
 import { type LookupFunction } from 'node:net';
 import { BLOCKED_CODE } from '../attempts/network-error.domain';
-import { checkResolvedAddresses, checkWebhookUrl, type UrlCheck } from './url-policy.domain';
+import {
+  checkResolvedAddresses,
+  checkWebhookUrl,
+  type UrlCheck,
+  type WebhookTarget,
+} from './url-policy.domain';
 
 /** DNS: every address a host name resolves to. Injectable so tests can play a rebinding resolver. */
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
@@ -13,7 +18,8 @@ export class BlockedDestinationError extends Error {
   readonly code = BLOCKED_CODE;
 }
 
-type Resolution =
+/** Where a delivery may connect now: every address the host resolves to, all of them allowed. */
+export type Resolution =
   { ok: true; addresses: LookupAddress[] } | { ok: false; message: string; unresolved: boolean };
 
 /**
@@ -40,6 +46,17 @@ export class DestinationGuard {
   /** The static rules only: IP literals never reach `lookup` (sockets skip DNS for them). */
   checkStatic(url: string): UrlCheck {
     return checkWebhookUrl(url, this.allowPrivateNetworks);
+  }
+
+  /**
+   * The addresses one delivery may connect to, resolved and checked now (the URL's static rules
+   * passed already). An IP literal is its own single address, without DNS.
+   */
+  async resolveForDelivery(target: WebhookTarget): Promise<Resolution> {
+    if (target.literalClass !== null) {
+      return { ok: true, addresses: [{ address: target.host, family: target.host.includes(':') ? 6 : 4 }] };
+    }
+    return this.resolveChecked(target.host);
   }
 
   readonly lookup: LookupFunction = (hostname, options, callback) => {
