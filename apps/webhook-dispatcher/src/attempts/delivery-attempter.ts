@@ -4,19 +4,58 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { deliveryHeaders } from '../signing/webhook-signature.domain';
 import { SecretBox } from '../subscriptions/secret-box';
-import { afterAttempt, isSuccess } from './attempt.domain';
-import { DeliveryRepository, type LockedDelivery } from '../deliveries/delivery.repository';
-import { EndpointSlots } from './endpoint-slots';
+import { afterAttempt, type AttemptOutcome, isSuccess } from './attempt.domain';
+import {
+  type AttemptRecord,
+  DeliveryRepository,
+  type LockedDelivery,
+} from '../deliveries/delivery.repository';
+import { EndpointSlots, PROMPT_ANSWER_MS } from './endpoint-slots';
 import { WebhookHttpClient } from './webhook-http-client';
 
-/** What one call did: the delivery's state after its attempt, or `idle` when nothing was due. */
+/** What one call did: the state after its batch's first attempt, or `idle` when nothing was due. */
 export type AttemptReport = 'succeeded' | 'pending' | 'failed' | 'idle';
 
+/** A batch stops taking new deliveries after this many, or after FILL_MS: then it records and commits. */
+export const BATCH_LIMIT = 32;
+const FILL_MS = 200;
+
+/** A batch in its transaction: its attempts in flight, their records, and its own answers. */
+class Batch {
+  filling = true;
+  inFlight = 0;
+  /** Answers (freed slots) the filling loop has not claimed again yet. */
+  unclaimedAnswers = 0;
+  readonly records: AttemptRecord[] = [];
+  /** Ids of the deliveries this batch's transaction holds (its own locks do not make it skip them). */
+  readonly claimed: string[] = [];
+  private wake: (() => void) | undefined;
+
+  /** Resolves once one of this batch's attempts has been answered since the last call. */
+  async nextAnswer(): Promise<void> {
+    if (this.unclaimedAnswers === 0) {
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    this.unclaimedAnswers -= 1;
+  }
+
+  answered(): void {
+    this.inFlight -= 1;
+    this.unclaimedAnswers += 1;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
 /**
- * Makes the next due attempt: claim, sign, POST, record, in one transaction. Holding the locks while
- * sending is what makes DELETE final: it waits for an attempt in flight and then no other starts.
- * If the process dies mid-attempt the transaction rolls back with its connection and the delivery
- * is due again for any replica (at least once).
+ * Makes due attempts in batches: one transaction claims deliveries as its endpoints have room (up
+ * to BATCH_LIMIT, for at most FILL_MS; several per claim when several slots are free), sends each
+ * as its endpoint has a free connection, and records all the attempts in one statement once all
+ * are answered, then commits. Holding the locks while sending
+ * is what makes DELETE final: it waits for the attempts in flight and then no other starts. If the
+ * process dies mid-batch the transaction rolls back with its connection and its deliveries are due
+ * again for any replica (at least once: an answered but unrecorded attempt is made again).
  */
 @Injectable()
 export class DeliveryAttempter {
@@ -40,76 +79,116 @@ export class DeliveryAttempter {
     return this.endpoints.hasRoom(endpoint);
   }
 
-  /** Called whenever an endpoint's slot frees up: a delivery held back for it may go now. */
+  /** Called whenever an endpoint's slot frees up and no filling batch takes it: another may go now. */
   onSlotFreed(listener: () => void): void {
     this.slotFreed = listener;
   }
 
   async attemptNext(): Promise<AttemptReport> {
-    let endpoint: string | undefined;
+    const batch = new Batch();
+    const sending: Promise<void>[] = [];
     try {
       return await this.dataSource.transaction(async (manager) => {
-        const delivery = await this.claim(manager);
-        if (!delivery) {
-          return 'idle';
+        const stoppedEarly = await this.fill(batch, manager, sending);
+        batch.filling = false;
+        if (stoppedEarly) {
+          // Slots its attempts freed that it will not claim: other lanes may.
+          for (let i = 0; i < batch.unclaimedAnswers; i++) {
+            this.slotFreed();
+          }
         }
-        endpoint = delivery.endpoint;
-        return this.attempt(delivery, manager, () => {
-          // The receiver is done with this attempt: its slot is free while the outcome is recorded.
-          this.release(delivery.endpoint);
-          endpoint = undefined;
-        });
+        await Promise.all(sending);
+        await this.deliveries.recordAttempts(batch.records, manager);
+        return batch.records[0]?.result.status ?? 'idle';
       });
     } finally {
-      if (endpoint !== undefined) {
-        this.release(endpoint);
-      }
+      // Whatever happened, no attempt of this batch holds a slot any more.
+      batch.filling = false;
+      await Promise.allSettled(sending);
     }
   }
 
-  private release(endpoint: string): void {
-    this.endpoints.release(endpoint);
-    this.slotFreed();
+  /**
+   * Claims and sends until the batch is full or its time is up (true), or nothing more is due for
+   * it (false). After a claim that filled its endpoints, the next claim waits for one of the
+   * batch's own answers: it frees the slot this batch then claims again, so a busy endpoint is not
+   * claimed for in vain (nor does a sleeping lane wake up for it).
+   */
+  private async fill(batch: Batch, manager: EntityManager, sending: Promise<void>[]): Promise<boolean> {
+    const started = performance.now();
+    while (batch.claimed.length < BATCH_LIMIT && performance.now() - started < FILL_MS) {
+      const claimed = await this.claim(batch, manager);
+      for (const delivery of claimed) {
+        const attempt = this.attempt(delivery, batch);
+        // Handled now (it fails the batch through Promise.all), though awaited only later.
+        attempt.catch(() => undefined);
+        sending.push(attempt);
+      }
+      if (claimed.some((delivery) => this.endpoints.hasRoom(delivery.endpoint))) {
+        continue;
+      }
+      if (claimed.length === 0 && batch.inFlight === 0) {
+        return false;
+      }
+      await batch.nextAnswer();
+    }
+    return true;
   }
 
   /**
    * One claim at a time on this replica, so the per-endpoint count it claims against is exact; the
-   * endpoint's slot is taken before the next claim can look.
+   * endpoints' slots are taken before the next claim can look. A claim takes as many deliveries as
+   * every endpoint it may reach has room for (several after a burst of answers).
    */
-  private claim(manager: EntityManager): Promise<LockedDelivery | null> {
+  private claim(batch: Batch, manager: EntityManager): Promise<LockedDelivery[]> {
     const claimed = this.claiming.then(async () => {
-      const delivery = await this.deliveries.claimNext(
+      const deliveries = await this.deliveries.claimDue(
         this.settings.clock.now(),
+        Math.min(this.endpoints.commonRoom(), BATCH_LIMIT - batch.claimed.length),
         this.endpoints.full(),
+        batch.claimed,
         manager,
       );
-      if (delivery) {
-        this.endpoints.acquire(delivery.endpoint);
+      for (const delivery of deliveries) {
+        this.endpoints.claimed(delivery.endpoint);
+        batch.claimed.push(delivery.id);
       }
-      return delivery;
+      return deliveries;
     });
     this.claiming = claimed.catch(() => undefined);
     return claimed;
   }
 
-  private async attempt(
-    delivery: LockedDelivery,
-    manager: EntityManager,
-    answered: () => void,
-  ): Promise<AttemptReport> {
-    const attemptedAt = this.settings.clock.now();
-    const body = delivery.body;
-    const headers = deliveryHeaders({
-      secret: this.secrets.unseal(delivery.subscriptionId, delivery.secretSealed),
-      webhookId: delivery.eventId,
-      timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
-      body,
-      userAgent: this.settings.userAgent,
-    });
-    const outcome = await this.client.post(delivery.url, body, headers);
-    answered();
+  /**
+   * Signs and sends one delivery once its endpoint has a free connection; the slot is free again as
+   * soon as the receiver is done with it.
+   */
+  private async attempt(delivery: LockedDelivery, batch: Batch): Promise<void> {
+    batch.inFlight += 1;
+    let outcome: AttemptOutcome | undefined;
+    let attemptedAt = this.settings.clock.now();
+    const answered = await this.endpoints.startSending(delivery.endpoint);
+    try {
+      attemptedAt = this.settings.clock.now();
+      const headers = deliveryHeaders({
+        secret: this.secrets.unseal(delivery.subscriptionId, delivery.secretSealed),
+        webhookId: delivery.eventId,
+        timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
+        body: delivery.body,
+        userAgent: this.settings.userAgent,
+      });
+      outcome = await this.client.post(delivery.url, delivery.body, headers);
+    } finally {
+      answered(outcome !== undefined && outcome.statusCode !== null && outcome.durationMs < PROMPT_ANSWER_MS);
+      // A filling batch claims the freed slot itself; otherwise a sleeping lane may take it.
+      const claimsItself = batch.filling;
+      batch.answered();
+      if (!claimsItself) {
+        this.slotFreed();
+      }
+    }
     const result = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);
-    await this.deliveries.recordAttempt(delivery, attemptedAt, outcome, result, manager);
+    batch.records.push({ delivery, attemptedAt, outcome, result });
     webhookAttempts.inc({
       outcome: isSuccess(outcome) ? 'succeeded' : outcome.statusCode === null ? 'no_response' : 'failed',
     });
@@ -122,6 +201,5 @@ export class DeliveryAttempter {
         }`,
       );
     }
-    return result.status;
   }
 }

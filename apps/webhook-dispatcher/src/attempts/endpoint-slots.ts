@@ -1,37 +1,111 @@
+/** An answer within this long (with an HTTP status) marks an endpoint prompt: deliveries are claimed ahead for it. */
+export const PROMPT_ANSWER_MS = 1000;
+/** Endpoints remembered as prompt (the oldest forgotten first). */
+const PROMPT_MEMORY = 10_000;
+
+interface EndpointState {
+  /** Deliveries claimed for it and not yet answered: waiting to be sent, or in flight. */
+  held: number;
+  sending: number;
+  /** Claimed deliveries waiting for a connection, first claimed first. */
+  waiting: (() => void)[];
+}
+
 /**
- * Attempts in flight per endpoint (a subscription URL's origin) on this replica, so one slow or
- * hanging receiver holds at most `perEndpoint` of the replica's attempt slots and the others keep
- * flowing. WARNING: the count is per replica, not global: with R replicas an endpoint can see up
- * to R × perEndpoint concurrent deliveries.
+ * Deliveries per endpoint (a subscription URL's origin) on this replica. At most `perEndpoint` are
+ * in flight to one endpoint, so one slow or hanging receiver holds at most that many attempts and
+ * the others keep flowing. For an endpoint whose last answer came promptly, up to `perEndpoint`
+ * more are claimed ahead and wait here for a connection, so a freed connection is used at once
+ * instead of after a claim's round trip; a hanging or new endpoint gets none claimed ahead (its
+ * deliveries stay unclaimed in the table). WARNING: the counts are per replica, not global: with R
+ * replicas an endpoint can see up to R × perEndpoint concurrent deliveries.
  */
 export class EndpointSlots {
-  private readonly inFlight = new Map<string, number>();
+  private readonly endpoints = new Map<string, EndpointState>();
+  private readonly prompt = new Set<string>();
 
   constructor(readonly perEndpoint: number) {}
 
-  acquire(endpoint: string): void {
-    this.inFlight.set(endpoint, (this.inFlight.get(endpoint) ?? 0) + 1);
+  /** A delivery to `endpoint` was claimed: it counts against the endpoint until answered. */
+  claimed(endpoint: string): void {
+    this.stateOf(endpoint).held += 1;
   }
 
-  release(endpoint: string): void {
-    const left = (this.inFlight.get(endpoint) ?? 0) - 1;
-    if (left > 0) {
-      this.inFlight.set(endpoint, left);
+  /**
+   * Resolves when a delivery claimed for `endpoint` may be sent (fewer than `perEndpoint` in
+   * flight), with the function to call once it is answered: `prompt` says whether the answer was.
+   */
+  async startSending(endpoint: string): Promise<(prompt: boolean) => void> {
+    const state = this.stateOf(endpoint);
+    if (state.sending >= this.perEndpoint) {
+      await new Promise<void>((resolve) => state.waiting.push(resolve));
     } else {
-      this.inFlight.delete(endpoint);
+      state.sending += 1;
     }
+    return (prompt) => this.answered(endpoint, state, prompt);
   }
 
+  /** Deliveries of `endpoint` claimed and not yet answered. */
   count(endpoint: string): number {
-    return this.inFlight.get(endpoint) ?? 0;
+    return this.endpoints.get(endpoint)?.held ?? 0;
   }
 
   hasRoom(endpoint: string): boolean {
-    return this.count(endpoint) < this.perEndpoint;
+    return this.count(endpoint) < this.limitOf(endpoint);
   }
 
   /** Endpoints at the limit: none of their deliveries is claimed until one of their attempts ends. */
   full(): string[] {
-    return [...this.inFlight.keys()].filter((endpoint) => !this.hasRoom(endpoint));
+    return [...this.endpoints.keys()].filter((endpoint) => !this.hasRoom(endpoint));
+  }
+
+  /**
+   * How many deliveries one claim may take without knowing their endpoints: the least room left of
+   * the endpoints held below their limit, and at most `perEndpoint` (a new endpoint's room). Every
+   * endpoint the claim may reach (the full ones are excluded) has at least that much room.
+   */
+  commonRoom(): number {
+    let room = this.perEndpoint;
+    for (const [endpoint, state] of this.endpoints) {
+      const left = this.limitOf(endpoint) - state.held;
+      if (left > 0) {
+        room = Math.min(room, left);
+      }
+    }
+    return room;
+  }
+
+  private limitOf(endpoint: string): number {
+    return this.prompt.has(endpoint) ? 2 * this.perEndpoint : this.perEndpoint;
+  }
+
+  private stateOf(endpoint: string): EndpointState {
+    let state = this.endpoints.get(endpoint);
+    if (!state) {
+      state = { held: 0, sending: 0, waiting: [] };
+      this.endpoints.set(endpoint, state);
+    }
+    return state;
+  }
+
+  private answered(endpoint: string, state: EndpointState, prompt: boolean): void {
+    state.held -= 1;
+    const next = state.waiting.shift();
+    if (next) {
+      next();
+    } else {
+      state.sending -= 1;
+    }
+    if (state.held <= 0) {
+      this.endpoints.delete(endpoint);
+    }
+    this.prompt.delete(endpoint);
+    if (prompt) {
+      this.prompt.add(endpoint);
+      if (this.prompt.size > PROMPT_MEMORY) {
+        const [oldest] = this.prompt;
+        this.prompt.delete(oldest ?? endpoint);
+      }
+    }
   }
 }

@@ -2,7 +2,7 @@ import { TransferConfirmed } from '@cts/contracts';
 import { generateTestCertificates } from '@cts/testing';
 import { DispatcherHarness } from '../testing/dispatcher-harness';
 import { senderParty, transferPayload } from '../testing/event-factories';
-import { CLAIM_NEXT } from './delivery.repository';
+import { CLAIM_DUE } from './delivery.repository';
 
 interface PlanNode {
   'Node Type': string;
@@ -40,8 +40,8 @@ describe('the claim of the next due delivery (real PostgreSQL)', () => {
 
   const plan = async (): Promise<PlanNode[]> => {
     const rows = await harness.dataSource.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
-      `EXPLAIN (FORMAT JSON) ${CLAIM_NEXT.text}`,
-      [new Date(), []],
+      `EXPLAIN (FORMAT JSON) ${CLAIM_DUE.text}`,
+      [new Date(), [], [], 4],
     );
     return rows.flatMap((row) => nodesOf(row['QUERY PLAN'][0].Plan));
   };

@@ -66,23 +66,24 @@ export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
 });
 
 /**
- * The due delivery is picked from `deliveries` alone, walking the due index in order (a join with
+ * The due deliveries are picked from `deliveries` alone, walking the due index in order (a join with
  * `subscriptions` got a plan sorting every due row on each claim while the table had no statistics
  * yet, as during a burst). The subscription test sits in a sub-select that share-locks the row it
  * finds, skipping one a DELETE holds: that delivery is left for after the DELETE, which cancels it.
  * Due means a next attempt is set (a check ties it to `pending`); a row updated meanwhile is tested
- * again on its new version before it is locked.
+ * again on its new version before it is locked. `SKIP LOCKED` does not skip the rows the claiming
+ * transaction locked itself: a batch passes the ids it has claimed already.
  */
-export const CLAIM_NEXT = new PreparedStatement<LockedRow>(
-  'webhooks.claim_next_delivery',
+export const CLAIM_DUE = new PreparedStatement<LockedRow>(
+  'webhooks.claim_due_deliveries',
   `WITH due AS (
      SELECT d.id FROM "webhooks"."deliveries" d
-     WHERE d.next_attempt_at <= $1
+     WHERE d.next_attempt_at <= $1 AND d.id <> ALL($3::text[])
        AND EXISTS (
          SELECT FROM "webhooks"."subscriptions" s
          WHERE s.id = d.subscription_id AND s.deleted_at IS NULL AND s.endpoint <> ALL($2::text[])
          FOR SHARE SKIP LOCKED)
-     ORDER BY d.next_attempt_at LIMIT 1
+     ORDER BY d.next_attempt_at LIMIT $4
      FOR NO KEY UPDATE SKIP LOCKED)
    SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.status,
      d.attempt_count, d.first_attempt_at, d.last_attempt_at, d.last_status_code, d.next_attempt_at,
@@ -92,18 +93,34 @@ export const CLAIM_NEXT = new PreparedStatement<LockedRow>(
    JOIN "webhooks"."subscriptions" s ON s.id = d.subscription_id`,
 );
 
-/** The attempt's log row and the delivery's new state, in one statement. */
-const RECORD_ATTEMPT = new PreparedStatement<never>(
-  'webhooks.record_attempt',
+/**
+ * Several attempts' log rows and their deliveries' new states, in one statement: the i-th element
+ * of every array belongs to the i-th attempt.
+ */
+const RECORD_ATTEMPTS = new PreparedStatement<never>(
+  'webhooks.record_attempts',
   `WITH attempt AS (
      INSERT INTO "webhooks"."delivery_attempts"
        (id, delivery_id, account_id, environment, attempt_number, attempted_at, duration_ms, status_code,
         response_body, error_code, error)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11))
-   UPDATE "webhooks"."deliveries" SET status = $12, attempt_count = $5, first_attempt_at = $13,
-     last_attempt_at = $6, last_status_code = $8, next_attempt_at = $14, failure_reason = $15
-   WHERE id = $2`,
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[],
+       $7::int[], $8::int[], $9::text[], $10::text[], $11::text[]))
+   UPDATE "webhooks"."deliveries" d SET status = r.status, attempt_count = r.attempt_count,
+     first_attempt_at = r.first_attempt_at, last_attempt_at = r.attempted_at,
+     last_status_code = r.status_code, next_attempt_at = r.next_attempt_at, failure_reason = r.failure_reason
+   FROM unnest($2::text[], $12::text[], $5::int[], $13::timestamptz[], $6::timestamptz[], $8::int[],
+     $14::timestamptz[], $15::text[])
+     AS r(id, status, attempt_count, first_attempt_at, attempted_at, status_code, next_attempt_at, failure_reason)
+   WHERE d.id = r.id`,
 );
+
+/** One attempt made, as recorded. */
+export interface AttemptRecord {
+  delivery: LockedDelivery;
+  attemptedAt: Date;
+  outcome: AttemptOutcome;
+  result: AttemptResult;
+}
 
 @Injectable()
 export class DeliveryRepository {
@@ -129,23 +146,23 @@ export class DeliveryRepository {
   }
 
   /**
-   * Takes the next due delivery for an attempt in `manager`'s transaction: the delivery locked for
-   * update, its subscription share-locked until the attempt is recorded, so a concurrent DELETE
+   * Takes up to `limit` due deliveries, oldest due first, for attempts in `manager`'s transaction:
+   * each delivery locked for update, its subscription share-locked until the attempt is recorded, so a concurrent DELETE
    * waits for it and no attempt starts after it. Rows another attempt holds are skipped (`SKIP
    * LOCKED`) and never waited for, so replicas never take the same delivery and cannot deadlock
    * with a DELETE; a replica that dies mid-attempt releases its row with its connection. The
-   * deliveries of `fullEndpoints` stay due for later. Null when nothing is due.
+   * deliveries of `fullEndpoints` stay due for later, and `claimedAlready` (by this transaction)
+   * are not taken twice. Empty when nothing is due.
    */
-  async claimNext(
+  async claimDue(
     now: Date,
+    limit: number,
     fullEndpoints: string[],
+    claimedAlready: string[],
     manager: EntityManager,
-  ): Promise<LockedDelivery | null> {
-    const [row] = await CLAIM_NEXT.run(manager, [now, fullEndpoints]);
-    if (!row) {
-      return null;
-    }
-    return {
+  ): Promise<LockedDelivery[]> {
+    const rows = await CLAIM_DUE.run(manager, [now, fullEndpoints, claimedAlready, limit]);
+    return rows.map((row) => ({
       id: row.id,
       subscriptionId: row.subscription_id,
       eventId: row.event_id,
@@ -164,33 +181,34 @@ export class DeliveryRepository {
       url: row.url,
       secretSealed: row.secret_sealed,
       endpoint: row.endpoint,
-    };
+    }));
   }
 
-  /** The attempt and the delivery's new state, in one statement (one round trip while the locks are held). */
-  async recordAttempt(
-    delivery: LockedDelivery,
-    attemptedAt: Date,
-    outcome: AttemptOutcome,
-    result: AttemptResult,
-    manager: EntityManager,
-  ): Promise<void> {
-    await RECORD_ATTEMPT.run(manager, [
-      randomUUID(),
-      delivery.id,
-      delivery.accountId,
-      delivery.environment,
-      result.attemptCount,
-      attemptedAt,
-      outcome.durationMs,
-      outcome.statusCode,
-      outcome.responseBody,
-      outcome.errorCode,
-      outcome.error,
-      result.status,
-      result.firstAttemptAt,
-      result.nextAttemptAt,
-      result.failureReason,
+  /**
+   * The attempts and their deliveries' new states, in one statement: one round trip for a batch of
+   * attempts while their locks are held.
+   */
+  async recordAttempts(records: readonly AttemptRecord[], manager: EntityManager): Promise<void> {
+    if (records.length === 0) {
+      return;
+    }
+    const column = <T>(pick: (record: AttemptRecord) => T): T[] => records.map(pick);
+    await RECORD_ATTEMPTS.run(manager, [
+      column(() => randomUUID()),
+      column((r) => r.delivery.id),
+      column((r) => r.delivery.accountId),
+      column((r) => r.delivery.environment),
+      column((r) => r.result.attemptCount),
+      column((r) => r.attemptedAt),
+      column((r) => r.outcome.durationMs),
+      column((r) => r.outcome.statusCode),
+      column((r) => r.outcome.responseBody),
+      column((r) => r.outcome.errorCode),
+      column((r) => r.outcome.error),
+      column((r) => r.result.status),
+      column((r) => r.result.firstAttemptAt),
+      column((r) => r.result.nextAttemptAt),
+      column((r) => r.result.failureReason),
     ]);
   }
 
