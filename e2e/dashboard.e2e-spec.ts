@@ -119,6 +119,14 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
       (await http(stack.baseUrl, 'GET', '/v1/agents/transactions/pending', { token: owner.token })).body,
     ).toEqual({ pending: [] });
     expect(await provenUsdc(stack, merchant)).toBe('15');
+
+    // The agent's page shows what became of the held payment, its amount opened locally.
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('link', { name: `View or edit policy of ${agent.handle}` }).click();
+    const held = page.locator(`tr[data-transaction-id="${transactionId}"]`);
+    await held.getByText('15 USDC').waitFor();
+    await held.getByText('Approved').waitFor();
+    await expect(held.locator('code.id').getAttribute('title')).resolves.toBe(transferId);
   }, 40_000);
 
   it('rejects a held payment, with its amount locked when no decryption key was given', async () => {

@@ -2,6 +2,7 @@ import { type AgentAccount, type SpendPolicy } from '@cts/sdk';
 import { type ViewContext, type ViewDefinition } from '../app/view';
 import { cell, h, replaceChildren, table } from '../ui/dom';
 import { idElement, timeElement } from '../ui/format';
+import { renderAgentHistory } from './agent-history';
 import { policyForm } from './policy-form';
 
 type Agent = AgentAccount & { created_at?: string };
@@ -88,13 +89,16 @@ async function renderPolicy(context: ViewContext, accountId: string): Promise<vo
   const heading = h('h1', { attrs: { tabindex: -1 } }, 'Spend policy');
   const summary = h('section', { attrs: { 'aria-labelledby': 'policy-current' } });
   const editor = h('section', { attrs: { 'aria-labelledby': 'policy-edit' } });
+  const history = h('section', { attrs: { 'aria-labelledby': 'agent-history' } });
   replaceChildren(
     context.root,
     h('p', { class: 'breadcrumb' }, h('a', { attrs: { href: '#/agents' } }, '← All agents')),
     heading,
     summary,
     editor,
+    history,
   );
+  void renderAgentHistory(context, history, accountId);
   try {
     const [{ agents }, policy] = await Promise.all([
       context.client.agents(),
