@@ -13,6 +13,9 @@ describe('account keys', () => {
     const [first, second] = await Promise.all([openAccountKeys(keys), openAccountKeys(keys)]);
     expect(first.signer.address).toBe(second.signer.address);
     expect(await ownerAddressOf(keys)).toBe(first.signer.address);
+    for (const other of [generateAccountKeyMaterial(), generateAccountKeyMaterial()]) {
+      expect(await ownerAddressOf(other)).toBe((await openAccountKeys(other)).signer.address);
+    }
     expect(first.elgamal.pubkey().toBytes()).toEqual(elgamalPubkeyOf(keys));
     const ciphertext = first.elgamal.pubkey().encryptU64(42n);
     expect(second.elgamal.secret().decrypt(ciphertext)).toBe(42n);

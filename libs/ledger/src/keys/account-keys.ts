@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { zk } from '@cts/crypto';
-import { type Address, type KeyPairSigner, createKeyPairSignerFromPrivateKeyBytes } from '@solana/kit';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import {
+  type Address,
+  type KeyPairSigner,
+  createKeyPairSignerFromPrivateKeyBytes,
+  getAddressDecoder,
+} from '@solana/kit';
 import { LedgerError } from '../ledger.errors';
 import { type AccountKeyMaterial } from '../ledger.port';
 
@@ -15,6 +21,7 @@ export interface OpenedAccountKeys {
   ae: AeKey;
 }
 
+const addressBytes = getAddressDecoder();
 const KEY_LENGTHS = { signingSeed: 32, elgamalSecret: 32, aeKey: 16 } as const;
 
 export function assertKeyMaterial(keys: AccountKeyMaterial): void {
@@ -36,9 +43,13 @@ export function elgamalKeypairOf(keys: AccountKeyMaterial): ElGamalKeypair {
   return zk.ElGamalKeypair.fromSecretKey(zk.ElGamalSecretKey.fromBytes(keys.elgamalSecret));
 }
 
-export async function ownerAddressOf(keys: AccountKeyMaterial): Promise<Address> {
+/**
+ * The owner's address is its ed25519 public key: derived with @noble/curves (≈ 0.5 ms of CPU) rather
+ * than through a WebCrypto key pair (≈ 2 ms), on the main thread of every ledger operation.
+ */
+export function ownerAddressOf(keys: AccountKeyMaterial): Promise<Address> {
   assertKeyMaterial(keys);
-  return (await createKeyPairSignerFromPrivateKeyBytes(keys.signingSeed)).address;
+  return Promise.resolve(addressBytes.decode(ed25519.getPublicKey(keys.signingSeed)));
 }
 
 export function elgamalPubkeyOf(keys: AccountKeyMaterial): Uint8Array {

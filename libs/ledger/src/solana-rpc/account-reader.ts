@@ -1,18 +1,37 @@
-import { type Address, fetchEncodedAccounts } from '@solana/kit';
+import { type Address, decodeAccount, fetchEncodedAccounts } from '@solana/kit';
 import {
   type Mint,
   type Token,
   TOKEN_2022_PROGRAM_ADDRESS,
-  decodeMint,
-  decodeToken,
   findAssociatedTokenPda,
+  getMintDecoder,
+  getTokenDecoder,
 } from '@solana-program/token-2022';
 import { confidentialExtensionOf, isConfidentialReady } from '../accounts/token-state';
 import { AccountNotFoundError, LedgerError } from '../ledger.errors';
 import { COMMITMENT, type LedgerRpc } from './ledger-rpc';
 
+// Both are built once: token-2022's decodeMint/decodeToken build their (extension-laden) decoder on
+// every call, and an associated token address is a PDA search (SHA-256 and a BigInt on-curve test per
+// bump, ≈ 1 ms of CPU). Both were a large part of every account read's CPU.
+const mintDecoder = getMintDecoder();
+const tokenDecoder = getTokenDecoder();
+const MAX_REMEMBERED_ADDRESSES = 10_000;
+const associatedTokenAddresses = new Map<string, Address>();
+
+/** Deterministic in (owner, mint), public data: remembered, at most MAX_REMEMBERED_ADDRESSES. */
 export async function associatedTokenAddress(owner: Address, mint: Address): Promise<Address> {
+  const key = `${owner}:${mint}`;
+  const known = associatedTokenAddresses.get(key);
+  if (known !== undefined) {
+    return known;
+  }
   const [address] = await findAssociatedTokenPda({ owner, mint, tokenProgram: TOKEN_2022_PROGRAM_ADDRESS });
+  if (associatedTokenAddresses.size >= MAX_REMEMBERED_ADDRESSES) {
+    // Map iteration is insertion order: forget the oldest.
+    associatedTokenAddresses.delete(associatedTokenAddresses.keys().next().value as string);
+  }
+  associatedTokenAddresses.set(key, address);
   return address;
 }
 
@@ -34,13 +53,13 @@ export async function readMintAndTokens(
   });
   const decodedMint =
     mintAccount?.exists === true && mintAccount.programAddress === TOKEN_2022_PROGRAM_ADDRESS
-      ? decodeMint(mintAccount).data
+      ? decodeAccount(mintAccount, mintDecoder).data
       : null;
   return {
     mint: decodedMint,
     tokens: tokenAccounts.map((account) =>
       account.exists && account.programAddress === TOKEN_2022_PROGRAM_ADDRESS
-        ? decodeToken(account).data
+        ? decodeAccount(account, tokenDecoder).data
         : null,
     ),
   };
