@@ -34,6 +34,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { EventsController } from './events/events.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 /** Every route of the gateway. A new feature's controller is one line here. */
@@ -49,6 +50,7 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   ApiKeysController,
   AdminAccountsController,
   WebhooksController,
+  EventsController,
   AgentTransactionsController,
   AgentHistoryController,
   OwnSpendPolicyController,

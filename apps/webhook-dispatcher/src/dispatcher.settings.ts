@@ -6,6 +6,7 @@ import {
   type RetryPolicy,
 } from './attempts/retry-policy.domain';
 import { type Resolver, systemResolver } from './ssrf/destination-guard';
+import { parseDisableAfter } from './subscriptions/endpoint-health.domain';
 
 export interface Clock {
   now(): Date;
@@ -31,6 +32,8 @@ export interface WebhookDispatcherOptions {
   retryWindowMs?: number;
   /** How often the 30-day retention job runs (default 1 h). */
   retentionIntervalMs?: number;
+  /** An endpoint failing this long is disabled (default WEBHOOK_DISABLE_AFTER, 5 days). */
+  disableAfterMs?: number;
 }
 
 export interface DispatcherSettings {
@@ -46,6 +49,10 @@ export interface DispatcherSettings {
   maxInFlightPerEndpoint: number;
   retentionIntervalMs: number;
   userAgent: string;
+  /** WEBHOOK_DISABLE_AFTER: every attempt failing this long disables an endpoint. */
+  disableAfterMs: number;
+  /** WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT: live subscriptions per account and environment. */
+  maxSubscriptionsPerAccount: number;
 }
 
 export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');
@@ -94,5 +101,7 @@ export function dispatcherSettings(
     maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? maxInFlightPerEndpoint(env),
     retentionIntervalMs: options.retentionIntervalMs ?? 3_600_000,
     userAgent: 'cts-webhooks/1',
+    disableAfterMs: options.disableAfterMs ?? parseDisableAfter(config.WEBHOOK_DISABLE_AFTER),
+    maxSubscriptionsPerAccount: config.WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
   };
 }

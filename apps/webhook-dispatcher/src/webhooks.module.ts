@@ -19,6 +19,9 @@ import { EventRetention } from './events/event-retention';
 import { DestinationGuard } from './ssrf/destination-guard';
 import { SecretBox } from './subscriptions/secret-box';
 import { SubscriptionHandlers } from './subscriptions/subscription.handlers';
+import { SubscriptionManagementHandlers } from './subscriptions/subscription-management.handlers';
+import { EndpointHealth } from './subscriptions/endpoint-health';
+import { EventApiHandlers } from './events/event-api.handlers';
 import { SubscriptionRepository } from './subscriptions/subscription.repository';
 
 @Module({})
@@ -58,8 +61,11 @@ export class WebhooksModule {
         DeliveryScheduler,
         EventIngestion,
         EventRetention,
+        EndpointHealth,
         SubscriptionHandlers,
+        SubscriptionManagementHandlers,
         EventHandlers,
+        EventApiHandlers,
         DeliveryHandlers,
       ],
     };

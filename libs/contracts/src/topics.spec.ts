@@ -59,10 +59,12 @@ describe('the topic map', () => {
   it('treats only reads as queries', () => {
     for (const type of QueryTypes) {
       expect(type).toMatch(
-        /\.(get|list|balances|key-totals|authenticate|resolve-recipient|get-policy|get-own-policy|list-pending|deliveries)$/,
+        /\.(get|list|balances|key-totals|authenticate|resolve-recipient|get-policy|get-own-policy|list-pending|deliveries|list-events|get-event)$/,
       );
     }
     expect(QueryTypes.has('transfer.create')).toBe(false);
     expect(QueryTypes.has('agent.evaluate')).toBe(false);
+    expect(QueryTypes.has('webhook.rotate-secret')).toBe(false);
+    expect(QueryTypes.has('webhook.send-test')).toBe(false);
   });
 });

@@ -50,6 +50,12 @@ export const CommandTopics = {
   webhookDelete: 'webhook.delete',
   webhookReplay: 'webhook.replay',
   webhookDeliveries: 'webhook.deliveries',
+  webhookGet: 'webhook.get',
+  webhookUpdate: 'webhook.update',
+  webhookRotateSecret: 'webhook.rotate-secret',
+  webhookSendTest: 'webhook.send-test',
+  eventList: 'webhook.list-events',
+  eventGet: 'webhook.get-event',
 } as const;
 
 export type CommandType = (typeof CommandTopics)[keyof typeof CommandTopics];
@@ -90,6 +96,9 @@ export const QueryTypes: ReadonlySet<string> = new Set<CommandType>([
   'approval.list',
   'webhook.list',
   'webhook.deliveries',
+  'webhook.get',
+  'webhook.list-events',
+  'webhook.get-event',
 ]);
 
 /** The service that owns a command type (by its `<prefix>.` ), or undefined for an unknown type. */

@@ -13,5 +13,16 @@ export const WEBHOOK_EVENT_TYPES = [
   'agent.transaction.expired',
   'agent.transaction.failed',
   'agent.created',
+  'webhook.endpoint.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * `webhook.test`: sent by `POST /v1/webhooks/{id}/test` to that one endpoint, whatever its `events`;
+ * it cannot be subscribed to, but it is listed by the events API like any event the account got.
+ */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** Every type the events API lists and filters on. */
+export const EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+export type EventType = (typeof EVENT_TYPES)[number];

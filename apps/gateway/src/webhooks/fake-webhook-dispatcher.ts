@@ -1,7 +1,14 @@
 import {
   CreateWebhook,
   DeleteWebhook,
+  type EventResource,
   fail,
+  GetEvent,
+  GetWebhook,
+  ListEvents,
+  RotateWebhookSecret,
+  SendTestWebhook,
+  UpdateWebhook,
   ListWebhookDeliveries,
   ListWebhooks,
   newId,
@@ -32,9 +39,71 @@ interface Stored {
 export class FakeWebhookDispatcher extends FakeService {
   readonly webhooks = new Map<string, Stored>();
 
+  /** What ListEvents/GetEvent answer from, newest first, by account. */
+  readonly events = new Map<string, EventResource[]>();
+
   constructor(bus: InProcessBus) {
     super(bus);
     this.on(CreateWebhook, (req) => this.create(req));
+    this.on(GetWebhook, (req) => {
+      const stored = this.find(req);
+      return stored ? ok(stored.webhook) : fail('webhook_not_found', 'No such webhook');
+    });
+    this.on(UpdateWebhook, (req) => {
+      const stored = this.find(req);
+      if (!stored) {
+        return fail('webhook_not_found', 'No such webhook');
+      }
+      const disabled = req.disabled ?? stored.webhook.disabled;
+      stored.webhook = {
+        ...stored.webhook,
+        ...(req.url === undefined ? {} : { url: req.url }),
+        ...(req.events === undefined ? {} : { events: req.events }),
+        disabled,
+        disabled_reason: disabled ? (stored.webhook.disabled_reason ?? 'manual') : null,
+        disabled_at: disabled ? (stored.webhook.disabled_at ?? new Date().toISOString()) : null,
+      };
+      return ok(stored.webhook);
+    });
+    this.on(RotateWebhookSecret, (req) => {
+      const stored = this.find(req);
+      if (!stored) {
+        return fail('webhook_not_found', 'No such webhook');
+      }
+      stored.secret = `whsec_${randomBytes(32).toString('base64')}`;
+      stored.webhook = {
+        ...stored.webhook,
+        previous_secret_expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      };
+      return ok({
+        ...stored.webhook,
+        encrypted_secret: encryptMemoFor(decodeBase64(req.recipient_key) ?? new Uint8Array(), stored.secret),
+      });
+    });
+    this.on(SendTestWebhook, (req) =>
+      this.find(req)
+        ? ok({ ...delivery(req.webhook_id, newId('evt')), event: 'webhook.test' })
+        : fail('webhook_not_found', 'No such webhook'),
+    );
+    this.on(ListEvents, (req) => {
+      const all = (this.events.get(`${req.account_id}:${req.environment}`) ?? []).filter(
+        (event) => req.types.length === 0 || req.types.includes(event.event),
+      );
+      const start =
+        req.starting_after === undefined ? 0 : all.findIndex((e) => e.event_id === req.starting_after) + 1;
+      if (req.starting_after !== undefined && start === 0) {
+        return fail('invalid_request', 'starting_after is not an event of this account', {
+          param: 'starting_after',
+        });
+      }
+      return ok({ events: all.slice(start, start + req.limit), has_more: all.length > start + req.limit });
+    });
+    this.on(GetEvent, (req) => {
+      const event = (this.events.get(`${req.account_id}:${req.environment}`) ?? []).find(
+        (e) => e.event_id === req.event_id,
+      );
+      return event ? ok(event) : fail('event_not_found', 'No such event');
+    });
     this.on(ListWebhooks, (req) =>
       ok({ webhooks: this.owned(req.account_id, req.environment).map((stored) => stored.webhook) }),
     );
@@ -104,6 +173,11 @@ export class FakeWebhookDispatcher extends FakeService {
       url: req.url,
       events: req.events,
       created_at: new Date().toISOString(),
+      disabled: false,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
+      previous_secret_expires_at: null,
     };
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     this.webhooks.set(webhook.webhook_id, {

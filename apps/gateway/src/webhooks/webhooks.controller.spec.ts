@@ -43,7 +43,19 @@ describe('/v1/webhooks', () => {
     }).expect(201);
 
     const created = res.body as WebhookWithSecret;
-    expect(Object.keys(created).sort()).toEqual(['created_at', 'events', 'secret', 'url', 'webhook_id']);
+    expect(Object.keys(created).sort()).toEqual([
+      'created_at',
+      'disabled',
+      'disabled_at',
+      'disabled_reason',
+      'events',
+      'failing_since',
+      'previous_secret_expires_at',
+      'secret',
+      'url',
+      'webhook_id',
+    ]);
+    expect(created).toMatchObject({ disabled: false, disabled_reason: null });
     expect(created).toMatchObject({ url: 'https://hooks.example.com/cts', events: ['transfer.confirmed'] });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(created.secret).toBe(dispatcher.webhooks.get(created.webhook_id)?.secret);
@@ -95,7 +107,7 @@ describe('/v1/webhooks', () => {
   it('passes on the dispatcher’s refusal of a private target as 400 on url', async () => {
     dispatcher.failNext(CreateWebhook, {
       code: 'invalid_request',
-      message: 'url must not point to a private address (10.0.0.1)',
+      message: 'url must not point to a private address',
       param: 'url',
     });
 

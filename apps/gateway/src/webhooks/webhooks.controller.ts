@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -9,10 +9,15 @@ import {
 } from '@nestjs/swagger';
 import {
   DeleteWebhook,
+  GetAccount,
+  GetWebhook,
   ListWebhookDeliveries,
   ListWebhooks,
   ReplayWebhookEvent,
+  SendTestWebhook,
+  UpdateWebhook,
   type WebhookDelivery,
+  type WebhookSubscription,
 } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
@@ -23,11 +28,13 @@ import {
   CreateWebhookBody,
   EventIdParam,
   ListDeliveriesQuery,
+  UpdateWebhookBody,
   type WebhookDeliveryList,
   WebhookDeliveryListSchema,
   WebhookDeliverySchema,
   WebhookIdParam,
   WebhookListSchema,
+  WebhookSchema,
   type WebhookWithSecret,
   WebhookWithSecretSchema,
 } from './webhooks.schemas';
@@ -72,6 +79,88 @@ export class WebhooksController {
   @ApiOkResponse({ description: 'Every live subscription', standardSchema: WebhookListSchema })
   async list(@CurrentCaller() caller: Caller) {
     return unwrap(await this.commands.send(ListWebhooks, this.scope(caller), caller.context));
+  }
+
+  @Get(':webhook_id')
+  @ApiOperation({ summary: 'One subscription: its URL, events, and whether (and why) it is disabled' })
+  @ApiOkResponse({ description: 'The subscription', standardSchema: WebhookSchema })
+  @ApiErrors([404, 'webhook_not_found'])
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+  ): Promise<WebhookSubscription> {
+    return unwrap(
+      await this.commands.send(GetWebhook, { ...this.scope(caller), webhook_id: webhookId }, caller.context),
+    );
+  }
+
+  @Patch(':webhook_id')
+  @ApiOperation({
+    summary:
+      'Change the URL (checked as on create), the event types, or disable/enable: a disabled endpoint gets no attempts; its deliveries wait and resume when enabled, within the 24 h retry window',
+  })
+  @ApiOkResponse({ description: 'The updated subscription', standardSchema: WebhookSchema })
+  @ApiErrors([404, 'webhook_not_found'])
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+    @Body({ schema: UpdateWebhookBody }) body: UpdateWebhookBody,
+  ): Promise<WebhookSubscription> {
+    return unwrap(
+      await this.commands.send(
+        UpdateWebhook,
+        { ...this.scope(caller), webhook_id: webhookId, ...body },
+        caller.context,
+      ),
+    );
+  }
+
+  @Post(':webhook_id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'A new signing secret, shown in this response only; for 24 hours deliveries carry a signature with each secret (X-Service-Signature with the new one), then only the new',
+  })
+  @ApiOkResponse({
+    description: 'The subscription with its new secret',
+    standardSchema: WebhookWithSecretSchema,
+  })
+  @ApiErrors([404, 'webhook_not_found'])
+  rotateSecret(
+    @CurrentCaller() caller: Caller,
+    @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+  ): Promise<WebhookWithSecret> {
+    return this.webhooks.rotateSecret(
+      caller.principal.account_id,
+      caller.principal.environment,
+      webhookId,
+      caller.context,
+    );
+  }
+
+  @Post(':webhook_id/test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary:
+      'Deliver a `webhook.test` event to this endpoint now (whatever its event types, also when disabled)',
+  })
+  @ApiAcceptedResponse({
+    description: 'The test delivery, attempted at once',
+    standardSchema: WebhookDeliverySchema,
+  })
+  @ApiErrors([404, 'webhook_not_found'])
+  async sendTest(
+    @CurrentCaller() caller: Caller,
+    @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+  ): Promise<WebhookDelivery> {
+    const account = unwrap(await this.commands.send(GetAccount, this.scope(caller), caller.context));
+    return unwrap(
+      await this.commands.send(
+        SendTestWebhook,
+        { ...this.scope(caller), webhook_id: webhookId, account_handle: account.handle },
+        caller.context,
+      ),
+    );
   }
 
   @Delete(':webhook_id')

@@ -14,7 +14,25 @@ describe('OpenAPI document of the webhook routes', () => {
       '/v1/webhooks/{webhook_id}',
       '/v1/webhooks/{webhook_id}/deliveries',
       '/v1/webhooks/{webhook_id}/replay/{event_id}',
+      '/v1/webhooks/{webhook_id}/rotate-secret',
+      '/v1/webhooks/{webhook_id}/test',
     ]);
+    expect(Object.keys(paths['/v1/webhooks/{webhook_id}'] ?? {})).toEqual(
+      expect.arrayContaining(['get', 'patch', 'delete']),
+    );
+    expect(paths['/v1/webhooks/{webhook_id}']?.patch?.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/UpdateWebhookRequest' } } },
+    });
+    expect(paths['/v1/webhooks/{webhook_id}/rotate-secret']?.post?.responses).toHaveProperty('200');
+    expect(paths['/v1/webhooks/{webhook_id}/test']?.post?.responses).toHaveProperty('202');
+    expect(paths['/v1/events']?.get?.parameters).toEqual(
+      expect.arrayContaining(
+        ['limit', 'starting_after', 'type', 'created_after', 'created_before'].map(
+          (name): unknown => expect.objectContaining({ name, in: 'query' }),
+        ),
+      ),
+    );
+    expect(paths['/v1/events/{event_id}']?.get?.responses).toHaveProperty('404');
     expect(paths['/v1/webhooks']?.post?.security).toEqual([{ api_key: [] }]);
     expect(paths['/v1/webhooks']?.post?.requestBody).toEqual({
       required: true,

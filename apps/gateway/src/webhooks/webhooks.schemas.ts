@@ -59,3 +59,28 @@ export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
 
 export const WebhookIdParam = z.string().min(1).max(64);
 export const EventIdParam = z.string().min(1).max(64);
+
+export const UpdateWebhookBody = z
+  .object({
+    url: z
+      .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
+      .max(2048)
+      .optional()
+      .describe('A new HTTPS endpoint, checked as on create'),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('The event types to receive from now on'),
+    disabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: no attempts (deliveries wait); false: enabled again, waiting deliveries still within their 24 h retry window resume',
+      ),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one of url, events, disabled' })
+  .meta({ id: 'UpdateWebhookRequest' });
+export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;

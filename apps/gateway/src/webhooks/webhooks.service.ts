@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreateWebhook, type Environment, type MessageContext } from '@cts/contracts';
+import { CreateWebhook, type Environment, type MessageContext, RotateWebhookSecret } from '@cts/contracts';
 import { decryptMemo, deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
 import { CommandBus } from '@cts/messaging';
 import { unwrap } from '../http/result';
@@ -28,6 +28,33 @@ export class WebhooksService {
             account_id: accountId,
             environment,
             ...body,
+            recipient_key: encodeBase64(deriveElGamalPubkey(oneTimeSecret)),
+          },
+          context,
+        ),
+      );
+      return { ...webhook, secret: decryptMemo(oneTimeSecret, encrypted_secret) };
+    } finally {
+      oneTimeSecret.fill(0);
+    }
+  }
+
+  /** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
+  async rotateSecret(
+    accountId: string,
+    environment: Environment,
+    webhookId: string,
+    context: MessageContext,
+  ): Promise<WebhookWithSecret> {
+    const oneTimeSecret = generateElGamalSecret();
+    try {
+      const { encrypted_secret, ...webhook } = unwrap(
+        await this.commands.send(
+          RotateWebhookSecret,
+          {
+            account_id: accountId,
+            environment,
+            webhook_id: webhookId,
             recipient_key: encodeBase64(deriveElGamalPubkey(oneTimeSecret)),
           },
           context,

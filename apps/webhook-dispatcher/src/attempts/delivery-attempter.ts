@@ -3,6 +3,8 @@ import { webhookAttempts } from '@cts/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { deliveryHeaders } from '../signing/webhook-signature.domain';
+import { EndpointHealth } from '../subscriptions/endpoint-health';
+import { signingSecrets } from '../subscriptions/endpoint-health.domain';
 import { SecretBox } from '../subscriptions/secret-box';
 import { afterAttempt, type AttemptOutcome, isSuccess } from './attempt.domain';
 import {
@@ -69,6 +71,7 @@ export class DeliveryAttempter {
     private readonly deliveries: DeliveryRepository,
     private readonly secrets: SecretBox,
     private readonly client: WebhookHttpClient,
+    private readonly health: EndpointHealth,
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
   ) {
     this.endpoints = new EndpointSlots(settings.maxInFlightPerEndpoint);
@@ -88,7 +91,7 @@ export class DeliveryAttempter {
     const batch = new Batch();
     const sending: Promise<void>[] = [];
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      const report = await this.dataSource.transaction(async (manager) => {
         const stoppedEarly = await this.fill(batch, manager, sending);
         batch.filling = false;
         if (stoppedEarly) {
@@ -101,6 +104,8 @@ export class DeliveryAttempter {
         await this.deliveries.recordAttempts(batch.records, manager);
         return batch.records[0]?.result.status ?? 'idle';
       });
+      await this.checkHealth(batch.records);
+      return report;
     } finally {
       // Whatever happened, no attempt of this batch holds a slot any more.
       batch.filling = false;
@@ -133,6 +138,32 @@ export class DeliveryAttempter {
       await batch.nextAnswer();
     }
     return true;
+  }
+
+  /**
+   * After the commit: each attempted endpoint's failure clock (a write only when it starts, stops
+   * or disables), in attempt order.
+   */
+  private async checkHealth(records: readonly AttemptRecord[]): Promise<void> {
+    for (const { delivery, outcome, attemptedAt } of records) {
+      try {
+        await this.health.afterAttempt(
+          {
+            subscriptionId: delivery.subscriptionId,
+            accountId: delivery.accountId,
+            environment: delivery.environment,
+            url: delivery.url,
+            body: delivery.body,
+            failingSince: delivery.failingSince,
+          },
+          isSuccess(outcome),
+          attemptedAt,
+        );
+      } catch (error: unknown) {
+        // The next attempt checks again: a missed update only delays the clock by one attempt.
+        this.logger.error(`endpoint health of webhook ${delivery.subscriptionId}: ${String(error)}`);
+      }
+    }
   }
 
   /**
@@ -170,8 +201,19 @@ export class DeliveryAttempter {
     const answered = await this.endpoints.startSending(delivery.endpoint);
     try {
       attemptedAt = this.settings.clock.now();
+      const [secret = '', ...alsoSignedWith] = signingSecrets(
+        this.secrets.unseal(delivery.subscriptionId, delivery.secretSealed),
+        delivery.previousSecret && delivery.previousSecret.expiresAt > attemptedAt
+          ? {
+              secret: this.secrets.unseal(delivery.subscriptionId, delivery.previousSecret.sealed),
+              expiresAt: delivery.previousSecret.expiresAt,
+            }
+          : null,
+        attemptedAt,
+      );
       const headers = deliveryHeaders({
-        secret: this.secrets.unseal(delivery.subscriptionId, delivery.secretSealed),
+        secret,
+        alsoSignedWith,
         webhookId: delivery.eventId,
         timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
         body: delivery.body,

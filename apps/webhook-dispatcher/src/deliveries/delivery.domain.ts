@@ -8,8 +8,10 @@ import {
 /**
  * `cancelled`: its subscription was deleted before it finished. Internal only: a deleted
  * subscription's log is no longer readable, so the API never shows this status.
+ * `waiting`: its subscription is disabled; not due (no next attempt) until it is enabled. Shown as
+ * `pending` with no `next_attempt_at`.
  */
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+export type DeliveryStatus = 'pending' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface DeliveryState {
   id: string;
@@ -58,7 +60,12 @@ export function toDeliveryResource(
     event_id: delivery.eventId,
     event: delivery.eventType,
     // A cancelled delivery is never listed (its subscription is gone); `failed` if it ever were.
-    status: delivery.status === 'cancelled' ? 'failed' : delivery.status,
+    status:
+      delivery.status === 'cancelled'
+        ? 'failed'
+        : delivery.status === 'waiting'
+          ? 'pending'
+          : delivery.status,
     attempt_count: delivery.attemptCount,
     retry_count: Math.max(delivery.attemptCount - 1, 0),
     response_status_code: delivery.lastStatusCode,

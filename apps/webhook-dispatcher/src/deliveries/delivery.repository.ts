@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PreparedStatement } from '@cts/persistence';
-import { type EntityManager } from 'typeorm';
+import { type EntityManager, In } from 'typeorm';
 import { type AttemptOutcome, type AttemptResult, type FailureReason } from '../attempts/attempt.domain';
 import { type DeliveryState, type DeliveryStatus } from './delivery.domain';
 import { DeliveryEntity } from './delivery.entity';
@@ -37,6 +37,9 @@ interface LockedRow {
   url: string;
   secret_sealed: string;
   endpoint: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
 }
 
 /** A delivery locked for one attempt, with what sending needs. */
@@ -48,6 +51,10 @@ export interface LockedDelivery extends DeliveryState {
   secretSealed: string;
   /** The subscription URL's origin, which the per-endpoint limit counts by. */
   endpoint: string;
+  /** After a rotation: the previous secret, signing beside the current one until it expires. */
+  previousSecret: { sealed: string; expiresAt: Date } | null;
+  /** Since when every attempt to the subscription failed (its automatic disable's clock). */
+  failingSince: Date | null;
 }
 
 export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
@@ -82,12 +89,14 @@ export const CLAIM_DUE = new PreparedStatement<LockedRow>(
        AND EXISTS (
          SELECT FROM "webhooks"."subscriptions" s
          WHERE s.id = d.subscription_id AND s.deleted_at IS NULL AND s.endpoint <> ALL($2::text[])
+           AND (s.disabled_at IS NULL OR d.event_type = 'webhook.test')
          FOR SHARE SKIP LOCKED)
      ORDER BY d.next_attempt_at LIMIT $4
      FOR NO KEY UPDATE SKIP LOCKED)
    SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.status,
      d.attempt_count, d.first_attempt_at, d.last_attempt_at, d.last_status_code, d.next_attempt_at,
-     d.failure_reason, d.created_at, s.url, s.secret_sealed, s.endpoint
+     d.failure_reason, d.created_at, s.url, s.secret_sealed, s.endpoint, s.previous_secret_sealed,
+     s.previous_secret_expires_at, s.failing_since
    FROM due
    JOIN "webhooks"."deliveries" d ON d.id = due.id
    JOIN "webhooks"."subscriptions" s ON s.id = d.subscription_id`,
@@ -181,6 +190,11 @@ export class DeliveryRepository {
       url: row.url,
       secretSealed: row.secret_sealed,
       endpoint: row.endpoint,
+      previousSecret:
+        row.previous_secret_sealed && row.previous_secret_expires_at
+          ? { sealed: row.previous_secret_sealed, expiresAt: row.previous_secret_expires_at }
+          : null,
+      failingSince: row.failing_since,
     }));
   }
 
@@ -212,11 +226,44 @@ export class DeliveryRepository {
     ]);
   }
 
+  /**
+   * A disabled subscription's unfinished deliveries wait, off the due index (a claim would walk past
+   * each of them every time). A test delivery stays due: it is sent to a disabled endpoint too.
+   */
+  async pause(subscriptionId: string, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE "webhooks"."deliveries" SET status = 'waiting', next_attempt_at = NULL
+       WHERE subscription_id = $1 AND status = 'pending' AND event_type <> 'webhook.test'`,
+      [subscriptionId],
+    );
+  }
+
+  /**
+   * An enabled subscription's waiting deliveries are due at once, except those whose 24 h retry
+   * window (from their first attempt, or creation if never tried) has passed: they fail.
+   */
+  async resume(subscriptionId: string, windowStart: Date, now: Date, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE "webhooks"."deliveries" SET
+         status = CASE WHEN COALESCE(first_attempt_at, created_at) < $2 THEN 'failed' ELSE 'pending' END,
+         failure_reason = CASE WHEN COALESCE(first_attempt_at, created_at) < $2 THEN 'retries_exhausted' END,
+         next_attempt_at = CASE WHEN COALESCE(first_attempt_at, created_at) < $2 THEN NULL ELSE $3::timestamptz END
+       WHERE subscription_id = $1 AND status = 'waiting'`,
+      [subscriptionId, windowStart, now],
+    );
+  }
+
+  /** The delivery of an event to a subscription, if any. */
+  async find(subscriptionId: string, eventId: string, manager: EntityManager): Promise<DeliveryState | null> {
+    const row = await manager.findOneBy(DeliveryEntity, { subscriptionId, eventId });
+    return row ? toDeliveryState(row) : null;
+  }
+
   /** A deleted subscription's unfinished deliveries: never attempted again. */
   async cancelPending(subscriptionId: string, manager: EntityManager): Promise<void> {
     await manager.update(
       DeliveryEntity,
-      { subscriptionId, status: 'pending' },
+      { subscriptionId, status: In(['pending', 'waiting']) },
       { status: 'cancelled', nextAttemptAt: null },
     );
   }

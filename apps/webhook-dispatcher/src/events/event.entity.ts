@@ -2,6 +2,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 
 /** A consumed domain event, kept 30 days for replay. `data` is the contract payload as received. */
 @Entity({ schema: 'webhooks', name: 'events' })
+@Index('IDX_events_environment_created', ['environment', 'createdAt', 'id'])
+// A GIN index (TypeORM cannot describe it): the events API finds an account's events by it.
+@Index('IDX_events_account_ids', { synchronize: false })
 export class EventEntity {
   @PrimaryColumn({ type: 'text' })
   id!: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
 import { PreparedStatement } from '@cts/persistence';
-import { DataSource, MoreThanOrEqual } from 'typeorm';
+import { DataSource, type EntityManager, MoreThanOrEqual } from 'typeorm';
 import { EventEntity } from './event.entity';
 
 export interface StoredEvent {
@@ -17,6 +17,28 @@ export interface StoredEvent {
 
 const toStored = (row: EventEntity): StoredEvent => ({ ...row, environment: row.environment as Environment });
 
+interface EventRow {
+  id: string;
+  message_id: string;
+  type: string;
+  environment: string;
+  account_ids: string[];
+  data: unknown;
+  occurred_at: Date;
+  created_at: Date;
+}
+
+const fromRow = (row: EventRow): StoredEvent => ({
+  id: row.id,
+  messageId: row.message_id,
+  type: row.type,
+  environment: row.environment as Environment,
+  accountIds: row.account_ids,
+  data: row.data,
+  occurredAt: row.occurred_at,
+  createdAt: row.created_at,
+});
+
 /** What one account of an event's audience is sent, as JSON. */
 export interface AddressedBody {
   accountId: string;
@@ -26,8 +48,8 @@ export interface AddressedBody {
 /**
  * The inbox row and, only if it is new, the event and one delivery (due at once) per live
  * subscription of the audience that takes this event type, the subscriptions read by the same
- * statement. A delivery's id is derived from its event and subscription: the event id's time part,
- * then 16 hex digits of sha256(subscription id, event id), all in the id alphabet.
+ * statement (a disabled one's delivery waits, not due, until it is enabled). A delivery's id is
+ * derived from its event and subscription: the event id's time part, then 16 hex digits of sha256(subscription id, event id), all in the id alphabet.
  */
 const INGEST_ONCE = new PreparedStatement<{ handled: number; endpoints: string[] }>(
   'webhooks.ingest_event_once',
@@ -38,7 +60,7 @@ const INGEST_ONCE = new PreparedStatement<{ handled: number; endpoints: string[]
      INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
      SELECT $3::text, $1, $4::text, $5::text, $6, $7, $8, $9::timestamptz FROM handled),
    addressed AS (
-     SELECT s.id AS subscription_id, s.endpoint, a.account_id, a.body
+     SELECT s.id AS subscription_id, s.endpoint, a.account_id, a.body, s.disabled_at IS NULL AS enabled
      FROM unnest($10::text[], $11::text[]) AS a(account_id, body)
      JOIN "webhooks"."subscriptions" s ON s.account_id = a.account_id AND s.environment = $5::text
        AND s.deleted_at IS NULL AND s.events @> ARRAY[$4::text]
@@ -48,9 +70,11 @@ const INGEST_ONCE = new PreparedStatement<{ handled: number; endpoints: string[]
        (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
      SELECT 'dlv_' || substr($3::text, 5, 10)
          || left(encode(sha256(convert_to(subscription_id || $3::text, 'UTF8')), 'hex'), 16),
-       subscription_id, $3::text, account_id, $5::text, $4::text, body, $9::timestamptz, $9::timestamptz, 'pending'
+       subscription_id, $3::text, account_id, $5::text, $4::text, body, $9::timestamptz,
+       CASE WHEN enabled THEN $9::timestamptz END, CASE WHEN enabled THEN 'pending' ELSE 'waiting' END
      FROM addressed)
-   SELECT (SELECT count(*) FROM handled)::int AS handled, ARRAY(SELECT endpoint FROM addressed) AS endpoints`,
+   SELECT (SELECT count(*) FROM handled)::int AS handled,
+     ARRAY(SELECT endpoint FROM addressed WHERE enabled) AS endpoints`,
 );
 
 @Injectable()
@@ -93,6 +117,107 @@ export class EventRepository {
       createdAt: MoreThanOrEqual(notBefore),
     });
     return row ? toStored(row) : null;
+  }
+
+  /**
+   * Stores an event the dispatcher raised itself (one account's) with its deliveries, in the
+   * caller's transaction: to `only` that subscription whatever its event types (a test), or to every
+   * live subscription of the account taking this type except `except`. Returns the endpoints served.
+   */
+  async recordInternal(
+    event: StoredEvent,
+    body: string,
+    target: { only: string } | { except: string },
+    manager: EntityManager,
+  ): Promise<string[]> {
+    await manager.query(
+      `INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        event.id,
+        event.messageId,
+        event.type,
+        event.environment,
+        event.accountIds,
+        JSON.stringify(event.data),
+        event.occurredAt,
+        event.createdAt,
+      ],
+    );
+    const [accountId] = event.accountIds;
+    const rows = await manager.query<{ endpoint: string; status: string }[]>(
+      `INSERT INTO "webhooks"."deliveries"
+         (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
+       SELECT 'dlv_' || substr($1::text, 5, 10) || left(encode(sha256(convert_to(s.id || $1::text, 'UTF8')), 'hex'), 16),
+         s.id, $1, s.account_id, s.environment, $2, $3, $4,
+         CASE WHEN s.disabled_at IS NULL OR $7::text IS NOT NULL THEN $4::timestamptz END,
+         CASE WHEN s.disabled_at IS NULL OR $7::text IS NOT NULL THEN 'pending' ELSE 'waiting' END
+       FROM "webhooks"."subscriptions" s
+       WHERE s.account_id = $5 AND s.environment = $6 AND s.deleted_at IS NULL
+         AND (CASE WHEN $7::text IS NOT NULL THEN s.id = $7 ELSE s.id <> $8 AND s.events @> ARRAY[$2::text] END)
+       RETURNING (SELECT endpoint FROM "webhooks"."subscriptions" WHERE id = subscription_id) AS endpoint, status`,
+      [
+        event.id,
+        event.type,
+        body,
+        event.createdAt,
+        accountId,
+        event.environment,
+        'only' in target ? target.only : null,
+        'except' in target ? target.except : null,
+      ],
+    );
+    return rows.filter((row) => row.status === 'pending').map((row) => row.endpoint);
+  }
+
+  /**
+   * One page of the account's events in an environment, newest first (`created_at`, then id), from
+   * `notBefore` (the retention window) on. `after`: the last event of the previous page.
+   */
+  async pageForAccount(query: {
+    accountId: string;
+    environment: Environment;
+    notBefore: Date;
+    types: string[];
+    createdAfter: Date | null;
+    createdBefore: Date | null;
+    after: { createdAt: Date; id: string } | null;
+    limit: number;
+  }): Promise<StoredEvent[]> {
+    const rows = await this.dataSource.query<EventRow[]>(
+      `SELECT id, message_id, type, environment, account_ids, data, occurred_at, created_at
+       FROM "webhooks"."events"
+       WHERE account_ids @> ARRAY[$1::text] AND environment = $2 AND created_at >= $3
+         AND (cardinality($4::text[]) = 0 OR type = ANY($4::text[]))
+         AND ($5::timestamptz IS NULL OR created_at > $5)
+         AND ($6::timestamptz IS NULL OR created_at < $6)
+         AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8::text))
+       ORDER BY created_at DESC, id DESC
+       LIMIT $9`,
+      [
+        query.accountId,
+        query.environment,
+        query.notBefore,
+        query.types,
+        query.createdAfter,
+        query.createdBefore,
+        query.after?.createdAt ?? null,
+        query.after?.id ?? null,
+        query.limit,
+      ],
+    );
+    return rows.map(fromRow);
+  }
+
+  /** An event of the account in this environment, received since `notBefore`. */
+  async findForAccount(
+    id: string,
+    accountId: string,
+    environment: Environment,
+    notBefore: Date,
+  ): Promise<StoredEvent | null> {
+    const event = await this.findRecent(id, environment, notBefore);
+    return event && event.accountIds.includes(accountId) ? event : null;
   }
 
   /**

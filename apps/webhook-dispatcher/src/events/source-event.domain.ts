@@ -1,3 +1,5 @@
+import { WEBHOOK_TEST_EVENT } from '@cts/contracts';
+import { EndpointDisabledData, type InternalEvent, TestEventData } from './internal-event.domain';
 import {
   AgentCreated,
   AgentPolicyUpdated,
@@ -20,7 +22,8 @@ export type SourceEvent =
         | 'agent.transaction.expired'
         | 'agent.transaction.failed';
       data: AgentTransactionEventPayload;
-    };
+    }
+  | InternalEvent;
 
 const SCHEMAS = {
   'transfer.initiated': TransferEventPayload,
@@ -33,13 +36,15 @@ const SCHEMAS = {
   'agent.transaction.rejected': AgentTransactionEventPayload,
   'agent.transaction.expired': AgentTransactionEventPayload,
   'agent.transaction.failed': AgentTransactionEventPayload,
-} satisfies Record<WebhookEventType, unknown>;
+  'webhook.endpoint.disabled': EndpointDisabledData,
+  [WEBHOOK_TEST_EVENT]: TestEventData,
+} satisfies Record<WebhookEventType | typeof WEBHOOK_TEST_EVENT, unknown>;
 
 /** Re-reads a stored event against its contract; null for a type or shape we do not know. */
 export function parseSourceEvent(type: string, data: unknown): SourceEvent | null {
   if (!(type in SCHEMAS)) {
     return null;
   }
-  const parsed = SCHEMAS[type as WebhookEventType].safeParse(data);
+  const parsed = SCHEMAS[type as keyof typeof SCHEMAS].safeParse(data);
   return parsed.success ? ({ type, data: parsed.data } as SourceEvent) : null;
 }

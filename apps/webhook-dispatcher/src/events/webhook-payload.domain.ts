@@ -1,5 +1,6 @@
 import { type AgentTransactionEventPayload, type PartyRef, type TransferEventPayload } from '@cts/contracts';
 import { agentAudience, type TransferView, transferAudience } from './event-audience.domain';
+import { type InternalEvent, internalEventFields } from './internal-event.domain';
 import { type SourceEvent } from './source-event.domain';
 
 export interface EventMeta {
@@ -19,8 +20,13 @@ export type WebhookPayload = Record<string, unknown>;
 const isTransfer = (event: SourceEvent): event is Extract<SourceEvent, { data: TransferEventPayload }> =>
   event.type.startsWith('transfer.');
 
+const isInternal = (event: SourceEvent): event is InternalEvent => event.type.startsWith('webhook.');
+
 /** Every account the event concerns (ARCHITECTURE §6): whose subscriptions get a delivery. */
 export function eventAudience(event: SourceEvent): Recipient[] {
+  if (isInternal(event)) {
+    return [{ accountId: event.data.account_id, handle: event.data.account }];
+  }
   const members = isTransfer(event) ? transferAudience(event.data) : agentAudience(event.data);
   return members.map(({ accountId, handle }) => ({ accountId, handle }));
 }
@@ -73,6 +79,11 @@ function eventFields(
   event: SourceEvent,
   accountId: string,
 ): { handle: string; fields: WebhookPayload } | null {
+  if (isInternal(event)) {
+    return event.data.account_id === accountId
+      ? { handle: event.data.account, fields: internalEventFields(event) }
+      : null;
+  }
   if (isTransfer(event)) {
     const member = transferAudience(event.data).find((m) => m.accountId === accountId);
     return member ? { handle: member.handle, fields: transferFields(event.data, member.view) } : null;

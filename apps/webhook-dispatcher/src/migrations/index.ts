@@ -3,6 +3,7 @@ import { CreateWebhookTables1763800000000 } from './1763800000000-create-webhook
 import { WebhookEndpointLimitsAndLog1764200000000 } from './1764200000000-webhook-endpoint-limits-and-log';
 import { WebhookAttemptsWithoutLeases1764300000000 } from './1764300000000-webhook-attempts-without-leases';
 import { WebhookDueIndexByNextAttempt1764400000000 } from './1764400000000-webhook-due-index-by-next-attempt';
+import { WebhookManagementAndEventsApi1764500000000 } from './1764500000000-webhook-management-and-events-api';
 
 /** In order of application. A new migration is appended here. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   WebhookEndpointLimitsAndLog1764200000000,
   WebhookAttemptsWithoutLeases1764300000000,
   WebhookDueIndexByNextAttempt1764400000000,
+  WebhookManagementAndEventsApi1764500000000,
 ];

@@ -53,4 +53,25 @@ describe('webhook signatures', () => {
     expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
   });
+
+  it('signs with the new and the previous secret after a rotation: Standard Webhooks verifiers accept either', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const previous = generateWebhookSecret();
+    const headers = deliveryHeaders({
+      secret,
+      alsoSignedWith: [previous],
+      webhookId: 'evt_1',
+      timestampSeconds: now,
+      body,
+      userAgent: 'cts-webhooks/1',
+    });
+
+    expect(headers['webhook-signature']).toBe(
+      `${standardSignature(secret, 'evt_1', now, body)} ${standardSignature(previous, 'evt_1', now, body)}`,
+    );
+    expect(headers['x-service-signature']).toBe(serviceSignature(secret, body));
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
+  });
 });

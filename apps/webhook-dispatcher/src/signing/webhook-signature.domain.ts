@@ -40,6 +40,11 @@ export function standardSignature(
 
 export interface SignedRequest {
   secret: string;
+  /**
+   * Secrets that sign beside `secret` (the previous one, for 24 h after a rotation): each adds a
+   * `v1,` signature to `webhook-signature`; `X-Service-Signature` carries only `secret`'s.
+   */
+  alsoSignedWith?: readonly string[];
   /** The event id: stable across retries, so receivers can deduplicate. */
   webhookId: string;
   /** Unix seconds of this attempt: lets receivers refuse old replays. */
@@ -56,11 +61,8 @@ export function deliveryHeaders(request: SignedRequest): Record<string, string> 
     'x-service-signature': serviceSignature(request.secret, request.body),
     'webhook-id': request.webhookId,
     'webhook-timestamp': String(request.timestampSeconds),
-    'webhook-signature': standardSignature(
-      request.secret,
-      request.webhookId,
-      request.timestampSeconds,
-      request.body,
-    ),
+    'webhook-signature': [request.secret, ...(request.alsoSignedWith ?? [])]
+      .map((secret) => standardSignature(secret, request.webhookId, request.timestampSeconds, request.body))
+      .join(' '),
   };
 }

@@ -29,7 +29,7 @@ describe('DestinationGuard', () => {
     expect(await guard.check('https://public.example/hook')).toMatchObject({ ok: true });
     expect(await guard.check('https://private.example/hook')).toMatchObject({
       ok: false,
-      message: expect.stringContaining('private address (10.0.0.7)'),
+      message: 'url host private.example resolves to a private address',
     });
     expect(await guard.check('https://mixed.example/hook')).toMatchObject({ ok: false });
     expect(await guard.check('https://unknown.example/hook')).toMatchObject({
@@ -69,7 +69,8 @@ describe('DestinationGuard', () => {
     const result = await lookup(guard, 'rebind.example', { all: true });
 
     expect(result.error).toBeInstanceOf(BlockedDestinationError);
-    expect(result.error?.message).toContain('loopback address (127.0.0.1)');
+    expect(result.error?.message).toContain('loopback address');
+    expect(result.error?.message).not.toContain('127.0.0.1');
   });
 
   it('lets loopback through with the development setting', async () => {

@@ -49,7 +49,7 @@ export function checkWebhookUrl(text: string, allowPrivateNetworks: boolean): Ur
   }
   const literalClass = classifyAddress(host) ?? (isLoopbackName(host) ? 'loopback' : null);
   if (literalClass && !isAllowedAddressClass(literalClass, allowPrivateNetworks)) {
-    return { ok: false, message: `url must not point to a ${describe(literalClass)} address (${host})` };
+    return { ok: false, message: `url must not point to a ${describe(literalClass)} address` };
   }
   return { ok: true, target: { url, host, literalClass: classifyAddress(host) } };
 }
@@ -69,7 +69,8 @@ export function checkResolvedAddresses(
   for (const address of addresses) {
     const kind = classifyAddress(address) ?? 'reserved';
     if (!isAllowedAddressClass(kind, allowPrivateNetworks)) {
-      return { ok: false, message: `url host ${host} resolves to a ${describe(kind)} address (${address})` };
+      // WARNING: never name the address: a refusal quoting it would be an oracle for internal DNS.
+      return { ok: false, message: `url host ${host} resolves to a ${describe(kind)} address` };
     }
   }
   return { ok: true };

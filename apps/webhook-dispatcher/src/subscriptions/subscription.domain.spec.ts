@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '@cts/contracts';
-import { checkEventTypes, endpointOf, toWebhookResource } from './subscription.domain';
+import { FRESH_STATE, checkEventTypes, endpointOf, toWebhookResource } from './subscription.domain';
 
 describe('checkEventTypes', () => {
   it('accepts known types, dropping duplicates and keeping the order', () => {
@@ -34,12 +34,41 @@ describe('toWebhookResource', () => {
         url: 'https://x.example/',
         events: ['transfer.confirmed'],
         createdAt,
+        ...FRESH_STATE,
       }),
     ).toEqual({
       webhook_id: 'wh_1',
       url: 'https://x.example/',
       events: ['transfer.confirmed'],
       created_at: '2026-01-01T00:00:00.000Z',
+      disabled: false,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
+      previous_secret_expires_at: null,
+    });
+  });
+
+  it('says why and since when a subscription is disabled, and until when the previous secret signs', () => {
+    expect(
+      toWebhookResource({
+        id: 'wh_1',
+        accountId: 'acct_1',
+        environment: 'test',
+        url: 'https://x.example/',
+        events: ['transfer.confirmed'],
+        createdAt: new Date('2026-01-01T00:00:00.000Z'),
+        disabledAt: new Date('2026-01-06T00:00:00.000Z'),
+        disabledReason: 'endpoint_failing',
+        failingSince: new Date('2026-01-01T00:00:00.000Z'),
+        previousSecretExpiresAt: new Date('2026-01-02T00:00:00.000Z'),
+      }),
+    ).toMatchObject({
+      disabled: true,
+      disabled_reason: 'endpoint_failing',
+      disabled_at: '2026-01-06T00:00:00.000Z',
+      failing_since: '2026-01-01T00:00:00.000Z',
+      previous_secret_expires_at: '2026-01-02T00:00:00.000Z',
     });
   });
 });

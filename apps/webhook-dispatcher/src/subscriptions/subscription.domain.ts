@@ -1,6 +1,7 @@
 import {
   WEBHOOK_EVENT_TYPES,
   type Environment,
+  type WebhookDisabledReason,
   type WebhookEventType,
   type WebhookSubscription,
 } from '@cts/contracts';
@@ -12,7 +13,19 @@ export interface SubscriptionState {
   url: string;
   events: WebhookEventType[];
   createdAt: Date;
+  disabledAt: Date | null;
+  disabledReason: WebhookDisabledReason | null;
+  failingSince: Date | null;
+  previousSecretExpiresAt: Date | null;
 }
+
+/** What a new subscription starts with beside its id, account, URL and events. */
+export const FRESH_STATE = {
+  disabledAt: null,
+  disabledReason: null,
+  failingSince: null,
+  previousSecretExpiresAt: null,
+} as const;
 
 const KNOWN: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 
@@ -41,6 +54,11 @@ export function toWebhookResource(subscription: SubscriptionState): WebhookSubsc
     url: subscription.url,
     events: subscription.events,
     created_at: subscription.createdAt.toISOString(),
+    disabled: subscription.disabledAt !== null,
+    disabled_reason: subscription.disabledReason,
+    disabled_at: subscription.disabledAt?.toISOString() ?? null,
+    failing_since: subscription.failingSince?.toISOString() ?? null,
+    previous_secret_expires_at: subscription.previousSecretExpiresAt?.toISOString() ?? null,
   };
 }
 

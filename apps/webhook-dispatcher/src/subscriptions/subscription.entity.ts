@@ -32,4 +32,23 @@ export class SubscriptionEntity {
   /** Set by DELETE: from then on no attempt of this subscription starts. */
   @Column({ type: 'timestamptz', name: 'deleted_at', nullable: true })
   deletedAt!: Date | null;
+
+  /** Set while disabled: no attempt starts; deliveries wait. */
+  @Column({ type: 'timestamptz', name: 'disabled_at', nullable: true })
+  disabledAt!: Date | null;
+
+  /** `manual` or `endpoint_failing`, while disabled. */
+  @Column({ type: 'text', name: 'disabled_reason', nullable: true })
+  disabledReason!: string | null;
+
+  /** The first failed attempt since the last success: the clock of the automatic disable. */
+  @Column({ type: 'timestamptz', name: 'failing_since', nullable: true })
+  failingSince!: Date | null;
+
+  /** After a rotation, the previous secret (sealed) still signs beside the new until it expires. */
+  @Column({ type: 'text', name: 'previous_secret_sealed', nullable: true })
+  previousSecretSealed!: string | null;
+
+  @Column({ type: 'timestamptz', name: 'previous_secret_expires_at', nullable: true })
+  previousSecretExpiresAt!: Date | null;
 }

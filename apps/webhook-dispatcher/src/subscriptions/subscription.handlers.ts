@@ -20,7 +20,7 @@ import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.sett
 import { generateWebhookSecret } from '../signing/webhook-signature.domain';
 import { DestinationGuard } from '../ssrf/destination-guard';
 import { SecretBox } from './secret-box';
-import { checkEventTypes, toWebhookResource } from './subscription.domain';
+import { checkEventTypes, FRESH_STATE, toWebhookResource } from './subscription.domain';
 import { SubscriptionRepository } from './subscription.repository';
 
 @Injectable()
@@ -57,6 +57,14 @@ export class SubscriptionHandlers {
     // The inbox keeps the reply for a redelivered command: it holds the secret only encrypted to
     // the requester's one-time key, and the row holds it only sealed.
     const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
+      const limit = this.settings.maxSubscriptionsPerAccount;
+      if ((await this.subscriptions.countActiveLocked(account_id, environment, tx.manager)) >= limit) {
+        return fail(
+          'invalid_request',
+          `An account has at most ${limit} webhook subscriptions per environment: delete one first`,
+          { reason: 'webhook_limit_reached' },
+        );
+      }
       const now = this.settings.clock.now();
       const id = newId('wh', now.getTime());
       const secret = generateWebhookSecret();
@@ -68,6 +76,7 @@ export class SubscriptionHandlers {
           url: url.trim(),
           events: eventTypes.events,
           createdAt: now,
+          ...FRESH_STATE,
         },
         this.secrets.seal(id, secret),
         tx.manager,

@@ -85,6 +85,11 @@ describe('webhook subscriptions on a real PostgreSQL (private networks refused)'
       events: ['transfer.confirmed', 'agent.policy.updated'],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      disabled: false,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
+      previous_secret_expires_at: null,
     });
     expect(Buffer.from(created.value.secret.slice(6), 'base64')).toHaveLength(32);
     const listed = await bus.send(ListWebhooks, { account_id: 'acct_alice', environment: 'test' }, context);
@@ -173,6 +178,16 @@ describe('webhook subscriptions on a real PostgreSQL (private networks refused)'
       ok: false,
       error: { code: 'invalid_request', param: 'url', message: expect.stringMatching(message) },
     });
+  });
+
+  it('never names the address a refused host resolved to (no oracle for internal DNS)', async () => {
+    for (const url of ['https://intranet.example.com/hook', 'https://mixed.example.com/hook']) {
+      const result = await create(url);
+      expect(result.ok).toBe(false);
+      expect(JSON.stringify(result)).not.toMatch(/10\.1\.2\.3|192\.168\.0\.1/);
+    }
+    const metadata = await create('https://metadata.example.com/hook');
+    expect(JSON.stringify(metadata)).not.toContain('169.254.169.254');
   });
 
   it('refuses an unknown event type, naming it', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCommand } from '../contract';
 import { Environment } from '../environment';
 import { CommandTopics } from '../topics';
-import { CreatedWebhook, WebhookDelivery, WebhookSubscription } from './webhook.schemas';
+import { CreatedWebhook, EventResource, WebhookDelivery, WebhookSubscription } from './webhook.schemas';
 
 /** Every webhook command is scoped to the calling key's account and environment. */
 const Scope = z.object({ account_id: z.string(), environment: Environment });
@@ -53,4 +53,61 @@ export const ReplayWebhookEvent = defineCommand(
   CommandTopics.webhookReplay,
   Scope.extend({ webhook_id: z.string(), event_id: z.string() }),
   WebhookDelivery,
+);
+
+export const GetWebhook = defineCommand(
+  CommandTopics.webhookGet,
+  Scope.extend({ webhook_id: z.string() }),
+  WebhookSubscription,
+);
+
+/** Any of `url` (checked as on create), `events`, `disabled`; enabling resumes waiting deliveries. */
+export const UpdateWebhook = defineCommand(
+  CommandTopics.webhookUpdate,
+  Scope.extend({
+    webhook_id: z.string(),
+    url: z.string().max(2048).optional(),
+    events: z.array(z.string().max(100)).max(100).optional(),
+    disabled: z.boolean().optional(),
+  }),
+  WebhookSubscription,
+);
+
+/**
+ * A new secret, returned encrypted to the requester's one-time `recipient_key` as on create; the
+ * previous one keeps signing (beside it) for 24 hours.
+ */
+export const RotateWebhookSecret = defineCommand(
+  CommandTopics.webhookRotateSecret,
+  Scope.extend({ webhook_id: z.string(), recipient_key: Base64 }),
+  CreatedWebhook,
+);
+
+/** A `webhook.test` event delivered to this one endpoint now (also when disabled or not subscribed). */
+export const SendTestWebhook = defineCommand(
+  CommandTopics.webhookSendTest,
+  Scope.extend({ webhook_id: z.string(), account_handle: z.string().max(200) }),
+  WebhookDelivery,
+);
+
+/**
+ * The account's events in one environment (kept 30 days), newest first. `starting_after`: the last
+ * event id of the previous page. `types` empty: every type.
+ */
+export const ListEvents = defineCommand(
+  CommandTopics.eventList,
+  Scope.extend({
+    limit: z.number().int().min(1).max(100).default(20),
+    starting_after: z.string().max(64).optional(),
+    types: z.array(z.string().max(100)).max(50).default([]),
+    created_after: z.iso.datetime().optional(),
+    created_before: z.iso.datetime().optional(),
+  }),
+  z.object({ events: z.array(EventResource), has_more: z.boolean() }),
+);
+
+export const GetEvent = defineCommand(
+  CommandTopics.eventGet,
+  Scope.extend({ event_id: z.string().max(64) }),
+  EventResource,
 );

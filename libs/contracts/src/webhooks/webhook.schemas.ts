@@ -2,12 +2,28 @@ import { z } from 'zod';
 
 const Timestamp = z.iso.datetime();
 
-/** Spec §2.7, as listed: the signing secret is never part of it. */
+/**
+ * Why a subscription gets no attempts: `manual` (PATCH `disabled: true`), or `endpoint_failing`
+ * (every delivery failed for WEBHOOK_DISABLE_AFTER).
+ */
+export const WebhookDisabledReason = z.enum(['manual', 'endpoint_failing']);
+export type WebhookDisabledReason = z.infer<typeof WebhookDisabledReason>;
+
+/** Spec §2.7, as listed, plus its state: the signing secret is never part of it. */
 export const WebhookSubscription = z.object({
   webhook_id: z.string(),
   url: z.string(),
   events: z.array(z.string()),
   created_at: Timestamp,
+  // Added later: defaults keep a reply from a dispatcher that predates them readable.
+  /** A disabled endpoint gets no attempts; its deliveries wait (24 h retry window) until it is enabled. */
+  disabled: z.boolean().default(false),
+  disabled_reason: WebhookDisabledReason.nullable().default(null),
+  disabled_at: Timestamp.nullable().default(null),
+  /** Since when every attempt to it failed (null after a success): 5 days of that disable it. */
+  failing_since: Timestamp.nullable().default(null),
+  /** Set after a rotation: until then deliveries are signed with the previous secret too. */
+  previous_secret_expires_at: Timestamp.nullable().default(null),
 });
 export type WebhookSubscription = z.infer<typeof WebhookSubscription>;
 
@@ -78,3 +94,17 @@ export const WebhookDelivery = z.object({
   attempts: z.array(WebhookDeliveryAttempt).default([]),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+/**
+ * One event as the events API returns it: exactly the payload its webhook deliveries carry
+ * (`event_id`, `event`, `account`, `timestamp`, then the fields of its type, docs/events.md), plus
+ * `created_at`, when the service recorded it.
+ */
+export const EventResource = z.looseObject({
+  event_id: z.string(),
+  event: z.string(),
+  account: z.string(),
+  timestamp: Timestamp,
+  created_at: Timestamp,
+});
+export type EventResource = z.infer<typeof EventResource>;

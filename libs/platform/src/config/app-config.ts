@@ -32,6 +32,10 @@ export const AppConfigSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
   /** Attempts in flight per endpoint (URL origin) per dispatcher replica. */
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().default(2),
+  /** An endpoint whose every attempt failed for this long is disabled (`30m`, `12h`, `5d`). */
+  WEBHOOK_DISABLE_AFTER: z.string().default('5d'),
+  /** Webhook subscriptions an account may have in each environment. */
+  WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
   /** Local ledger state (both environments); default `<CTS_DATA_DIR>/ledger`. */
   LEDGER_STATE_DIR: z.string().optional(),
   /** Unset: the local ledger runs in this process. Set without LEDGER_ASSETS_*: a local ledger server. */

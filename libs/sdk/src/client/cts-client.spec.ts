@@ -86,6 +86,37 @@ const endpoints: [string, (c: CtsClient) => Promise<unknown>, string, string, un
   ['deleteWebhook', (c) => c.deleteWebhook('wh_1'), 'DELETE', '/v1/webhooks/wh_1', undefined],
   ['replay', (c) => c.replay('wh_1', 'evt_2'), 'POST', '/v1/webhooks/wh_1/replay/evt_2', undefined],
   ['deliveries', (c) => c.deliveries('wh_1'), 'GET', '/v1/webhooks/wh_1/deliveries', undefined],
+  ['webhook', (c) => c.webhook('wh_1'), 'GET', '/v1/webhooks/wh_1', undefined],
+  [
+    'updateWebhook',
+    (c) => c.updateWebhook('wh_1', { disabled: true }),
+    'PATCH',
+    '/v1/webhooks/wh_1',
+    { disabled: true },
+  ],
+  [
+    'rotateWebhookSecret',
+    (c) => c.rotateWebhookSecret('wh_1'),
+    'POST',
+    '/v1/webhooks/wh_1/rotate-secret',
+    undefined,
+  ],
+  ['testWebhook', (c) => c.testWebhook('wh_1'), 'POST', '/v1/webhooks/wh_1/test', undefined],
+  ['events', (c) => c.events(), 'GET', '/v1/events', undefined],
+  [
+    'events with filters',
+    (c) =>
+      c.events({
+        limit: 5,
+        startingAfter: 'evt_9',
+        types: ['transfer.confirmed', 'webhook.test'],
+        createdAfter: new Date('2026-01-01T00:00:00.000Z'),
+      }),
+    'GET',
+    '/v1/events?limit=5&starting_after=evt_9&type=transfer.confirmed&type=webhook.test&created_after=2026-01-01T00%3A00%3A00.000Z',
+    undefined,
+  ],
+  ['event', (c) => c.event('evt_1'), 'GET', '/v1/events/evt_1', undefined],
 ];
 
 describe('CtsClient endpoints', () => {
@@ -111,6 +142,29 @@ describe('CtsClient endpoints', () => {
     const account = { account_id: 'acct_1', handle: '@alice', type: 'personal', kyc_status: 'verified' };
     server.reply({ status: 200, body: account });
     await expect(client.me()).resolves.toEqual(account);
+  });
+
+  it('walks every page of events with starting_after until has_more is false', async () => {
+    const event = (id: string) => ({
+      event_id: id,
+      event: 'transfer.confirmed',
+      account: '@a',
+      timestamp: 't',
+      created_at: 't',
+    });
+    server.reply(
+      { status: 200, body: { events: [event('evt_3'), event('evt_2')], has_more: true } },
+      { status: 200, body: { events: [event('evt_1')], has_more: false } },
+    );
+    const seen: string[] = [];
+    for await (const e of client.allEvents({ limit: 2, types: ['transfer.confirmed'] })) {
+      seen.push(e.event_id);
+    }
+    expect(seen).toEqual(['evt_3', 'evt_2', 'evt_1']);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/v1/events?limit=2&type=transfer.confirmed',
+      '/v1/events?limit=2&starting_after=evt_2&type=transfer.confirmed',
+    ]);
   });
 
   it('encodes path parameters', async () => {

@@ -15,6 +15,11 @@ import {
   type CreateTransferInput,
   type CreateTransferResult,
   type CreateWebhookInput,
+  type CtsEvent,
+  type EventList,
+  type ListEventsQuery,
+  type UpdateWebhookInput,
+  type Webhook,
   type FundInput,
   type Funding,
   type HeldAgentTransaction,
@@ -224,8 +229,78 @@ export class CtsClient {
     return this.body({ method: 'POST', path, ...options });
   }
 
-  deliveries(webhookId: string, page: { limit?: number; offset?: number } = {}): Promise<WebhookDeliveryList> {
-    return this.body({ method: 'GET', path: `/v1/webhooks/${segment(webhookId)}/deliveries`, query: { ...page } });
+  deliveries(
+    webhookId: string,
+    page: { limit?: number; offset?: number } = {},
+  ): Promise<WebhookDeliveryList> {
+    return this.body({
+      method: 'GET',
+      path: `/v1/webhooks/${segment(webhookId)}/deliveries`,
+      query: { ...page },
+    });
+  }
+
+  webhook(webhookId: string): Promise<Webhook> {
+    return this.body({ method: 'GET', path: `/v1/webhooks/${segment(webhookId)}` });
+  }
+
+  /** Change the URL, the event types, or disable/enable (`{ disabled: false }` resumes waiting deliveries). */
+  updateWebhook(webhookId: string, input: UpdateWebhookInput, options: WriteOptions = {}): Promise<Webhook> {
+    return this.body({
+      method: 'PATCH',
+      path: `/v1/webhooks/${segment(webhookId)}`,
+      body: input,
+      ...options,
+    });
+  }
+
+  /** A new secret, returned this once; for 24 h deliveries are signed with the old one as well. */
+  rotateWebhookSecret(webhookId: string, options: WriteOptions = {}): Promise<CreatedWebhook> {
+    return this.body({
+      method: 'POST',
+      path: `/v1/webhooks/${segment(webhookId)}/rotate-secret`,
+      ...options,
+    });
+  }
+
+  /** Delivers a `webhook.test` event to this endpoint now; returns that delivery. */
+  testWebhook(webhookId: string, options: WriteOptions = {}): Promise<WebhookDelivery> {
+    return this.body({ method: 'POST', path: `/v1/webhooks/${segment(webhookId)}/test`, ...options });
+  }
+
+  // Events (last 30 days, the key's environment)
+
+  /** A page of the account's events, newest first. */
+  events(query: ListEventsQuery = {}): Promise<EventList> {
+    return this.body({
+      method: 'GET',
+      path: '/v1/events',
+      query: {
+        limit: query.limit,
+        starting_after: query.startingAfter,
+        type: query.types,
+        created_after: query.createdAfter,
+        created_before: query.createdBefore,
+      },
+    });
+  }
+
+  /** Every event matching `query` (newest first), fetching page after page. */
+  async *allEvents(query: Omit<ListEventsQuery, 'startingAfter'> = {}): AsyncGenerator<CtsEvent> {
+    let startingAfter: string | undefined;
+    for (;;) {
+      const page = await this.events({ ...query, ...(startingAfter === undefined ? {} : { startingAfter }) });
+      yield* page.events;
+      const last = page.events.at(-1);
+      if (!page.has_more || !last) {
+        return;
+      }
+      startingAfter = last.event_id;
+    }
+  }
+
+  event(eventId: string): Promise<CtsEvent> {
+    return this.body({ method: 'GET', path: `/v1/events/${segment(eventId)}` });
   }
 
   private async body<T>(request: ApiRequest): Promise<T> {

@@ -4,7 +4,8 @@ import { isRetryableStatus, parseRetryAfter, retryDelay } from './retry-policy';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export type QueryValue = string | number | boolean | Date | undefined;
+/** An array repeats the parameter once per item (`type=a&type=b`). */
+export type QueryValue = string | number | boolean | Date | readonly string[] | undefined;
 
 export interface TransportSettings {
   baseUrl: string;
@@ -46,7 +47,11 @@ function sleep(ms: number): Promise<void> {
 function queryString(query: Record<string, QueryValue> | undefined): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) {
+    if (Array.isArray(value)) {
+      for (const item of value as readonly string[]) {
+        params.append(name, item);
+      }
+    } else if (value !== undefined) {
       params.append(name, value instanceof Date ? value.toISOString() : String(value));
     }
   }

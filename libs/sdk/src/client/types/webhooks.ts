@@ -14,17 +14,69 @@ export const WEBHOOK_EVENT_TYPES = [
   'agent.transaction.failed',
   'agent.policy.updated',
   'agent.created',
+  'webhook.endpoint.disabled',
 ] as const;
+
+/** Sent by `testWebhook` to one endpoint; not subscribable, but listed by `events()`. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /** One of WEBHOOK_EVENT_TYPES; the service may add types, so any string is accepted too. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | (string & NonNullable<unknown>);
 
-/** Spec §2.7. */
+/** Spec §2.7, with its state. */
 export interface Webhook {
   webhook_id: string;
   url: string;
   events: WebhookEventType[];
   created_at: string;
+  /** A disabled endpoint gets no attempts; its deliveries wait (24 h retry window) until enabled. */
+  disabled?: boolean;
+  /** `manual` (PATCH), or `endpoint_failing` (every delivery failed for days). */
+  disabled_reason?: 'manual' | 'endpoint_failing' | null;
+  disabled_at?: string | null;
+  /** Since when every attempt failed; null after a success. */
+  failing_since?: string | null;
+  /** After `rotateWebhookSecret`: until then deliveries are signed with the previous secret too. */
+  previous_secret_expires_at?: string | null;
+}
+
+/** Any of these; only those given change. */
+export interface UpdateWebhookInput {
+  /** `https://` only, checked as on create. */
+  url?: string;
+  events?: WebhookEventType[];
+  disabled?: boolean;
+}
+
+/**
+ * An event as the events API returns it: exactly the payload its webhook deliveries carry
+ * (`event_id`, `event`, `account`, `timestamp`, then the fields of its type), plus `created_at`.
+ */
+export interface CtsEvent {
+  event_id: string;
+  event: WebhookEventType;
+  account: string;
+  timestamp: string;
+  created_at: string;
+  [field: string]: unknown;
+}
+
+export interface EventList {
+  /** Newest first. */
+  events: CtsEvent[];
+  /** Older events follow: ask again with `startingAfter` = the last `event_id`. */
+  has_more: boolean;
+}
+
+export interface ListEventsQuery {
+  /** 1..100, default 20. */
+  limit?: number;
+  /** The last `event_id` of the previous page. */
+  startingAfter?: string;
+  /** Only these types. */
+  types?: readonly string[];
+  createdAfter?: string | Date;
+  createdBefore?: string | Date;
 }
 
 /** The create response: `secret` (`whsec_…`) is returned this once only. */
