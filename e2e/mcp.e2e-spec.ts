@@ -87,7 +87,8 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     expect(pay?.description).toMatch(/same (idempotency_)?key/i);
     const validPay = validator.getValidator(pay?.inputSchema ?? {});
     expect(validPay({ to: '@shop', amount: '12.50', asset: 'USDC', idempotency_key: 'order-1' }).valid).toBe(true);
-    expect(validPay({ to: '@shop', amount: 12.5, asset: 'USDC' }).valid).toBe(false);
+    expect(validPay({ to: '@shop', amount: '-1', asset: 'USDC' }).valid).toBe(false);
+    expect(validPay({ to: '@shop', amount: '12.50' }).valid).toBe(false);
     expect(tools.find((t) => t.name === 'get_balances')?.description).toMatch(/cannot decrypt/i);
   }, 90_000);
 
@@ -105,7 +106,8 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     const first = await call(client, 'pay', args);
     expect(first.result.isError).toBeFalsy();
     expect(first.data).toMatchObject({ status: 'confirmed', transfer_id: expect.stringMatching(/^tr_/), idempotency_key: 'order-42' });
-    const retry = await call(client, 'pay', args);
+    // The same intent again, the amount now as a JSON number: the first payment comes back, nothing moves twice.
+    const retry = await call(client, 'pay', { ...args, amount: 4.5 });
     expect(retry.data).toMatchObject({ status: 'confirmed', transfer_id: first.data.transfer_id });
     expect(await provenBalance(stack, merchant)).toBe('4.5');
 

@@ -15,7 +15,7 @@ const Options = z.object({ url: z.string(), apiKey: z.string().optional() });
 export function registerMcpCommand(program: Command, context: CommandContext): void {
   program
     .command('mcp')
-    .description("serve an agent's wallet to an AI model over the Model Context Protocol (stdio)")
+    .description("serve an agent's wallet to an AI model over the Model Context Protocol (stdio); the API is --url (env CTS_URL)")
     .option('--api-key <key>', "the agent's API key, svc_test_… or svc_live_… (else env CTS_API_KEY)")
     .action(async (_options: unknown, command: Command) => {
       const { url, apiKey } = Options.parse(command.optsWithGlobals());

@@ -7,7 +7,10 @@ describe('tool results', () => {
     expect(result.structuredContent).toEqual({ status: 'confirmed', transfer_id: 'tr_1' });
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
     expect(result.isError).toBeUndefined();
-    expect(structured({ status: 'refused' }, { isError: true }).isError).toBe(true);
+    const refused = structured({ status: 'refused', message: 'above the limit' }, { isError: true });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]).toEqual({ type: 'text', text: 'above the limit' });
+    expect(JSON.parse((refused.content[1] as { text: string }).text)).toEqual(refused.structuredContent);
   });
 
   it('turns a refused key into advice, not a retry loop', () => {

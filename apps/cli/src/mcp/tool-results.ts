@@ -1,13 +1,17 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CtsApiError, CtsNetworkError } from '@cts/sdk';
 
-/** A tool's answer: the data for programs (`structuredContent`) and the same as text for models. */
+/**
+ * A tool's answer: the data for programs (`structuredContent`) and the same as JSON text for models.
+ * An error leads with its `message` alone, for clients that show only the first text of a failure.
+ */
 export function structured(data: Record<string, unknown>, options: { isError?: boolean } = {}): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(data, null, 2) }],
-    structuredContent: data,
-    ...(options.isError ? { isError: true } : {}),
-  };
+  const json = { type: 'text' as const, text: JSON.stringify(data, null, 2) };
+  if (!options.isError) {
+    return { content: [json], structuredContent: data };
+  }
+  const lead = typeof data.message === 'string' ? [{ type: 'text' as const, text: data.message }] : [];
+  return { content: [...lead, json], structuredContent: data, isError: true };
 }
 
 /** A tool error: one sentence a model can act on, never a stack trace. */

@@ -18,8 +18,18 @@ const PayInput = {
     .max(256)
     .describe('Recipient: an @handle (e.g. "@acme"), a verified domain (e.g. "shop.example.com") or an on-chain address'),
   amount: z
-    .string()
-    .regex(AMOUNT, 'must be a decimal string greater than zero, such as "12.50"')
+    .union([
+      z.string().regex(AMOUNT, 'must be a decimal string greater than zero, such as "12.50"'),
+      // A model may send a JSON number: taken as its shortest decimal form, checked like a string.
+      z.number().positive().transform((n, ctx) => {
+        const text = String(n);
+        if (!AMOUNT.test(text)) {
+          ctx.addIssue({ code: 'custom', message: 'must be a plain decimal greater than zero, such as "12.50"' });
+          return z.NEVER;
+        }
+        return text;
+      }),
+    ])
     .describe('Decimal string greater than zero, e.g. "12.50"; at most 6 decimals for USDC, 9 for SOL'),
   asset: z.enum(['USDC', 'SOL']).describe('The asset to pay with'),
   memo: z.string().max(512).optional().describe('Optional note for the recipient, encrypted end to end'),
