@@ -2,12 +2,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '**/*.cjs', '**/*.mjs', 'libs/*/index.js', 'apps/*/bin/**', 'docs/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'libs/*/index.js', 'apps/*/bin/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
+    files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { '@nx': nx },
     rules: {
@@ -26,15 +28,19 @@ export default tseslint.config(
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            // Custody keys and the ledger move money: transfer-service alone (ARCHITECTURE §4, §7).
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:testing'] },
+            { sourceTag: 'scope:money', onlyDependOnLibsWithTags: ['scope:money', 'scope:shared', 'scope:testing'] },
           ],
         },
       ],
     },
   },
   {
-    // Nest resolves constructor parameters from emitted type metadata: a type-only import would erase it.
-    files: ['**/*.ts'],
-    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+    // Production code never imports the test kit (tests, harnesses under testing/ folders and e2e may).
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**', 'libs/testing/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@cts/testing', message: 'test code only (specs, testing/ folders, e2e)' }] }] },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', 'e2e/**/*.ts'],
@@ -53,9 +59,22 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@nestjs/*', 'typeorm', 'kafkajs', 'ioredis', 'pg', 'express', '@cts/messaging', '@cts/persistence'] },
+        { patterns: ['@nestjs/*', 'typeorm', 'kafkajs', 'ioredis', 'pg', 'express', '@cts/messaging', '@cts/persistence', '@cts/testing'] },
       ],
     },
   },
+  {
+    // Scripts (tools/, deploy/, configs, child processes): plain Node JavaScript, linted without types.
+    files: ['**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { ...globals.node }, sourceType: 'module' },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      curly: ['error', 'all'],
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   prettier,
 );

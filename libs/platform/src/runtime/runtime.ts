@@ -3,7 +3,7 @@ import { startEmbeddedPostgres } from '@cts/persistence';
 import { type Logger } from 'pino';
 import { type AppConfig } from '../config/app-config';
 import { resolveSecrets, type Secrets } from '../config/secrets';
-import { CacheStore } from '../cache/cache-store';
+import { type CacheStore } from '../cache/cache-store';
 import { MemoryCacheStore } from '../cache/memory-cache.store';
 import { RedisCacheStore } from '../cache/redis-cache.store';
 import { createLogger, kafkaLogCreator } from '../logging/logger';
