@@ -10,72 +10,65 @@ import {
   type Result,
 } from '@cts/contracts';
 import { parseSealingKey, sealAmount } from '@cts/crypto';
-import { type CommandBus } from '@cts/messaging';
-import { type RunningApp } from '@cts/platform';
+import { type CommandBus, type InProcessBus } from '@cts/messaging';
 import {
   createTestDatabase,
-  inProcessCommandBus,
-  inProcessTestRuntime,
+  newParty,
+  type PublishedEvent,
+  type ServiceUnderTest,
+  startServiceUnderTest,
   type TestDatabase,
 } from '@cts/testing';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { start } from '../agent-policy-service';
 
 export const context = { correlationId: 'req_test', environment: 'test' as const, accountId: null };
 
-export interface PublishedEvent {
-  type: string;
-  payload: Record<string, unknown>;
-}
+export { type PublishedEvent };
 
 /** agent-policy-service on a fresh database and its own in-process bus, for one suite. */
 export class AgentPolicyHarness {
-  readonly published: PublishedEvent[] = [];
   private db?: TestDatabase;
-  private service?: RunningApp;
-  private runtime?: ReturnType<typeof inProcessTestRuntime>;
-  private owners = 0;
+  private running?: ServiceUnderTest;
 
   async start(): Promise<void> {
     this.db = await createTestDatabase();
-    this.runtime = inProcessTestRuntime(this.db.url);
-    this.runtime.bus.subscribe(EventTopics.agent, 'test-observer', (data) => {
-      this.published.push(data as PublishedEvent);
-      return Promise.resolve();
-    });
-    this.service = await start(this.runtime);
+    this.running = await startServiceUnderTest(this.db, start, { observe: [EventTopics.agent] });
   }
 
   async stop(): Promise<void> {
-    await this.service?.close();
+    await this.running?.close();
     await this.db?.drop();
   }
 
-  get bus(): CommandBus {
-    return inProcessCommandBus(this.required(this.runtime).bus);
+  get published(): PublishedEvent[] {
+    return this.required(this.running).published;
   }
 
-  get rawBus() {
-    return this.required(this.runtime).bus;
+  get bus(): CommandBus {
+    return this.required(this.running).commands;
+  }
+
+  get rawBus(): InProcessBus {
+    return this.required(this.running).bus;
   }
 
   get dataSource(): DataSource {
-    return this.required(this.service).app.get(DataSource);
+    return this.required(this.running).dataSource;
   }
 
   query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.dataSource.query(sql, params);
+    return this.required(this.running).query<T>(sql, params);
   }
 
   /** An amount in base units, sealed as the gateway seals it for this agent. */
   seal(agentAccountId: string, amount: bigint): string {
-    const key = parseSealingKey(this.required(this.runtime).secrets.dataSealingKey);
+    const key = parseSealingKey(this.required(this.running).runtime.secrets.dataSealingKey);
     return sealAmount(key, amount, amountSealingContext(agentAccountId));
   }
 
   newOwner(type: 'personal' | 'business' | 'agent' = 'business') {
-    this.owners += 1;
-    return { account_id: newId('acct'), handle: `@owner_${this.owners}_${Date.now() % 100_000}`, type };
+    return { ...newParty('owner'), type };
   }
 
   createRequest(

@@ -15,8 +15,8 @@ import { type CommandBus, type InProcessBus } from '@cts/messaging';
 import { type RunningApp } from '@cts/platform';
 import {
   createTestDatabase,
-  inProcessCommandBus,
-  inProcessTestRuntime,
+  newOwnerWithAgent,
+  startServiceUnderTest,
   type TestDatabase,
 } from '@cts/testing';
 import { randomBytes } from 'node:crypto';
@@ -52,7 +52,6 @@ export class ApprovalHarness {
   private db?: TestDatabase;
   private first?: Replica;
   private readonly replicas: Replica[] = [];
-  private parties = 0;
 
   async start(settings: Partial<ApprovalSettings> = {}): Promise<void> {
     this.db = await createTestDatabase();
@@ -60,25 +59,26 @@ export class ApprovalHarness {
   }
 
   async startReplica(settings: Partial<ApprovalSettings> = {}): Promise<Replica> {
-    const runtime = inProcessTestRuntime(this.required(this.db).url);
-    const transfers = new FakeTransferService(runtime.bus);
-    const policies = new FakeAgentPolicyService(runtime.bus);
-    const published: PublishedEvent[] = [];
-    runtime.bus.subscribe(EventTopics.approval, 'test-observer', (data) => {
-      published.push(data as PublishedEvent);
-      return Promise.resolve();
-    });
-    const service = await start(runtime, { ...QUIET, ...settings });
-    const sweeper = service.app.get(FollowUpSweeper);
+    const running = await startServiceUnderTest(
+      this.required(this.db),
+      (runtime) => start(runtime, { ...QUIET, ...settings }),
+      {
+        observe: [EventTopics.approval],
+        peers: (bus) => ({
+          transfers: new FakeTransferService(bus),
+          policies: new FakeAgentPolicyService(bus),
+        }),
+      },
+    );
+    const sweeper = running.service.app.get(FollowUpSweeper);
     await sweeper.idle(); // the sweep at start: tests then decide when the next one runs
     const replica: Replica = {
-      bus: inProcessCommandBus(runtime.bus),
-      rawBus: runtime.bus,
-      transfers,
-      policies,
-      published,
+      bus: running.commands,
+      rawBus: running.bus,
+      ...running.peers,
+      published: running.published as PublishedEvent[],
       sweeper,
-      service,
+      service: running.service,
     };
     this.replicas.push(replica);
     return replica;
@@ -122,12 +122,7 @@ export class ApprovalHarness {
 
   /** A new owner with one agent under it. */
   newOwner(): { owner: PartyRef; agent: PartyRef } {
-    this.parties += 1;
-    const name = `owner_${this.parties}_${randomBytes(3).toString('hex')}`;
-    return {
-      owner: { account_id: newId('acct'), handle: `@${name}` },
-      agent: { account_id: newId('acct'), handle: `@${name}/bot` },
-    };
+    return newOwnerWithAgent();
   }
 
   /** What transfer-service sends for a held agent transfer (ciphertexts are opaque stand-ins). */

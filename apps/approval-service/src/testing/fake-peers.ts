@@ -1,38 +1,15 @@
 import {
-  type CommandContract,
-  contextFrom,
   CreateTransfer,
-  createEnvelope,
   type Envelope,
-  envelopeSchema,
   fail,
   newId,
   ok,
   ReleaseSpendReservation,
   type RequestOf,
-  type ResponseOf,
-  type Result,
   type TransferResource,
 } from '@cts/contracts';
 import { type InProcessBus } from '@cts/messaging';
-
-type Reply<C extends CommandContract> = Result<ResponseOf<C>>;
-type Responder<C extends CommandContract> = (request: RequestOf<C>) => Reply<C> | Promise<Reply<C>>;
-
-/** Registers `handler` for `contract` on `bus`, validating the request as the real consumer would. */
-function serve<C extends CommandContract>(
-  bus: InProcessBus,
-  contract: C,
-  received: Envelope<RequestOf<C>>[],
-  handler: Responder<C>,
-): void {
-  bus.registerCommand(contract.topic, async (data) => {
-    const envelope = envelopeSchema(contract.request).parse(data) as Envelope<RequestOf<C>>;
-    received.push(envelope);
-    const result = await handler(envelope.payload);
-    return createEnvelope(`${contract.topic}.reply`, contract.version, result, contextFrom(envelope));
-  });
-}
+import { type FakeResponder, serveCommand as serve } from '@cts/testing';
 
 export function transferResource(
   request: RequestOf<typeof CreateTransfer>,
@@ -65,14 +42,14 @@ export function transferResource(
 export class FakeTransferService {
   readonly received: Envelope<RequestOf<typeof CreateTransfer>>[] = [];
   delayMs = 0;
-  respond: Responder<typeof CreateTransfer> | null = null;
+  respond: FakeResponder<typeof CreateTransfer> | null = null;
   private readonly byKey = new Map<string, TransferResource>();
 
   constructor(bus: InProcessBus) {
-    serve(bus, CreateTransfer, this.received, async (request) => {
+    serve(bus, CreateTransfer, this.received, async (request, envelope) => {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.respond) {
-        return this.respond(request);
+        return this.respond(request, envelope);
       }
       const key = request.idempotency_key ?? newId('req');
       const transfer = this.byKey.get(key) ?? transferResource(request);

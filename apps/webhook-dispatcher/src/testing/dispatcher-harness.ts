@@ -13,14 +13,9 @@ import {
 import { decryptMemo, deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
 import { type CommandBus, type InProcessBus } from '@cts/messaging';
 import { type RunningApp } from '@cts/platform';
-import {
-  createTestDatabase,
-  inProcessCommandBus,
-  inProcessTestRuntime,
-  type TestDatabase,
-} from '@cts/testing';
+import { createTestDatabase, startServiceUnderTest, type TestDatabase } from '@cts/testing';
 import { type LookupAddress } from 'node:dns';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { type WebhookDispatcherOptions } from '../dispatcher.settings';
 import { start } from '../webhook-dispatcher';
 import { eventEnvelope, publishEvent } from './event-factories';
@@ -80,23 +75,29 @@ export async function startDispatcher(
   env: Record<string, string> = {},
   options: WebhookDispatcherOptions = {},
 ): Promise<DispatcherInstance> {
-  const runtime = inProcessTestRuntime(db.url, {
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s',
-    WEBHOOK_TIMEOUT_MS: '2000',
-    ...env,
-  });
-  const service = await start(runtime, {
-    extraCa: certificates.ca,
-    resolve: testResolver(dns),
-    pollIntervalMs: 50,
-    ...options,
-  });
+  const running = await startServiceUnderTest(
+    db,
+    (runtime) =>
+      start(runtime, {
+        extraCa: certificates.ca,
+        resolve: testResolver(dns),
+        pollIntervalMs: 50,
+        ...options,
+      }),
+    {
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        ...env,
+      },
+    },
+  );
   return {
-    service,
-    bus: runtime.bus,
-    commands: inProcessCommandBus(runtime.bus),
-    dataSource: service.app.get(DataSource),
+    service: running.service,
+    bus: running.bus,
+    commands: running.commands,
+    dataSource: running.dataSource,
   };
 }
 
