@@ -1,6 +1,6 @@
 import { CommandBus, KafkaCommandClient, parseBrokers } from '@cts/messaging';
 import { createDistributedRuntime, createLogger, kafkaLogCreator, loadConfig, type Runtime } from '@cts/platform';
-import { ClientKafka } from '@nestjs/microservices';
+import { type ClientKafka } from '@nestjs/microservices';
 import { randomBytes } from 'node:crypto';
 
 function requireEnv(name: string): string {
