@@ -23,7 +23,7 @@ export const start = (runtime: Runtime, settings: Partial<ApprovalSettings> = {}
       ...approvalService,
       imports: [
         ApprovalsModule.with({
-          ...approvalSettingsFrom(process.env, runtime.config.COMMAND_TIMEOUT_MS),
+          ...approvalSettingsFrom(runtime.config),
           ...settings,
         }),
       ],

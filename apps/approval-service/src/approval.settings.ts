@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type AppConfig } from '@cts/platform';
 
 /** How approval-service paces its background work. */
 export interface ApprovalSettings {
@@ -17,23 +17,11 @@ export interface ApprovalSettings {
 
 export const APPROVAL_SETTINGS = Symbol('APPROVAL_SETTINGS');
 
-const Millis = z.coerce.number().int().positive();
-
-/** `APPROVAL_SWEEP_INTERVAL_MS` (default 5 s) and `APPROVAL_FOLLOW_UP_LEASE_MS` (default 2 × the command timeout, at least 30 s). */
-export function approvalSettingsFrom(env: NodeJS.ProcessEnv, commandTimeoutMs: number): ApprovalSettings {
-  const parsed = z
-    .object({
-      APPROVAL_SWEEP_INTERVAL_MS: Millis.default(5_000),
-      APPROVAL_FOLLOW_UP_LEASE_MS: Millis.default(Math.max(30_000, 2 * commandTimeoutMs)),
-    })
-    .safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
+/** From `APPROVAL_SWEEP_INTERVAL_MS` and `APPROVAL_FOLLOW_UP_LEASE_MS` (AppConfig; the lease defaults to 2 × the command timeout, at least 30 s). */
+export function approvalSettingsFrom(config: AppConfig): ApprovalSettings {
   return {
-    sweepIntervalMs: parsed.data.APPROVAL_SWEEP_INTERVAL_MS,
-    followUpLeaseMs: parsed.data.APPROVAL_FOLLOW_UP_LEASE_MS,
+    sweepIntervalMs: config.APPROVAL_SWEEP_INTERVAL_MS,
+    followUpLeaseMs: config.APPROVAL_FOLLOW_UP_LEASE_MS ?? Math.max(30_000, 2 * config.COMMAND_TIMEOUT_MS),
     batchSize: 100,
   };
 }

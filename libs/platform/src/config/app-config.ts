@@ -47,6 +47,10 @@ export const AppConfigSchema = z.object({
   /** Real clusters: the fee payer's 32-byte ed25519 seed, base64. */
   LEDGER_FEE_PAYER_KEY_TEST: z.string().optional(),
   LEDGER_FEE_PAYER_KEY_LIVE: z.string().optional(),
+  /** approval-service: how often a replica looks for overdue holds and unfinished follow-ups. */
+  APPROVAL_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+  /** approval-service: work in progress left to its replica this long; default 2 × COMMAND_TIMEOUT_MS, at least 30 s. */
+  APPROVAL_FOLLOW_UP_LEASE_MS: z.coerce.number().int().positive().optional(),
   /** A pending transfer untouched this long is reconciled with the ledger. */
   RECONCILE_AFTER_MS: z.coerce.number().int().positive().default(30000),
   /** A signed transfer the ledger still does not know after this long can no longer land (blockhash expired). */
