@@ -11,6 +11,7 @@
 // sit between two raw phases and are compared with their mean, and the median round is the result.
 // Whatever is not being measured is paused (SIGSTOP), so it takes none of the CPU.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -73,10 +74,10 @@ async function startOneProcess(engine) {
   };
 }
 
-async function call(baseUrl, method, path, token, body) {
+async function call(baseUrl, method, path, token, body, headers = {}) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = await response.json();
@@ -96,6 +97,18 @@ async function openAccounts(stack) {
   return { recipient, senders };
 }
 
+/** As a client should: one Idempotency-Key per transfer, and a 503 retried with it (it settles once). */
+async function createTransfer(stack, sender, recipient) {
+  const headers = { 'idempotency-key': randomUUID() };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call(stack.baseUrl, 'POST', '/v1/transfers', sender.api_keys.test.secret, { to: recipient.account.handle, amount: '0.001' }, headers);
+    } catch (error) {
+      if (attempt >= 3 || !String(error.message).includes(': 503 ')) throw error;
+    }
+  }
+}
+
 async function measureEndToEnd(stack, { recipient, senders }) {
   const perSource = Math.ceil(transfers / sources);
   const cpuBefore = stack.cpuSeconds();
@@ -105,7 +118,7 @@ async function measureEndToEnd(stack, { recipient, senders }) {
     senders.map(async (sender, index) => {
       const count = Math.min(perSource, transfers - index * perSource);
       for (let i = 0; i < count; i += 1) {
-        const transfer = await call(stack.baseUrl, 'POST', '/v1/transfers', sender.api_keys.test.secret, { to: recipient.account.handle, amount: '0.001' });
+        const transfer = await createTransfer(stack, sender, recipient);
         if (transfer.status !== 'confirmed') throw new Error(`transfer ${transfer.transfer_id} is ${transfer.status}`);
         done += 1;
       }
