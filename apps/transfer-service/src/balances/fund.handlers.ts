@@ -17,7 +17,7 @@ import { UnitOfWork } from '@cts/persistence';
 import { SERVICE_NAME } from '@cts/platform';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
-import { DATA_KEY } from '../custody/custody.module';
+import { DATA_KEY } from '../sealing/data-key';
 
 /** `POST /v1/sandbox/fund`: test ledger only; the tokens land in the confidential available balance. */
 @Injectable()

@@ -41,18 +41,10 @@ export class TypeOrmCustodyKeyRepository implements CustodyKeyRepository {
   }
 }
 
-/** DATA_SEALING_KEY, parsed once: opens the amounts and memos the gateway sealed. */
-export const DATA_KEY = Symbol('DATA_KEY');
-
 @Global()
 @Module({
   providers: [
     TypeOrmCustodyKeyRepository,
-    {
-      provide: DATA_KEY,
-      inject: [RUNTIME],
-      useFactory: (runtime: Runtime) => parseSealingKey(runtime.secrets.dataSealingKey, 'DATA_SEALING_KEY'),
-    },
     {
       provide: Custody,
       inject: [TypeOrmCustodyKeyRepository, RUNTIME],
@@ -60,7 +52,7 @@ export const DATA_KEY = Symbol('DATA_KEY');
         new Custody(repository, parseSealingKey(runtime.secrets.custodyMasterKey, 'CUSTODY_MASTER_KEY')),
     },
   ],
-  exports: [Custody, DATA_KEY],
+  exports: [Custody],
 })
 export class CustodyModule {}
 

@@ -26,7 +26,7 @@ import { AgentGate } from './agent-gate';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
 import { TransferRepository } from './transfer.repository';
-import { DATA_KEY } from '../custody/custody.module';
+import { DATA_KEY } from '../sealing/data-key';
 
 type Request = RequestOf<typeof CreateTransfer>;
 type Created = ResponseOf<typeof CreateTransfer>;

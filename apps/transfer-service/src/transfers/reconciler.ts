@@ -8,7 +8,7 @@ import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { reconcileOutcome, type TransferRecord } from './transfer.domain';
 import { Settlement } from './settlement';
 import { TransferRepository } from './transfer.repository';
-import { DATA_KEY } from '../custody/custody.module';
+import { DATA_KEY } from '../sealing/data-key';
 
 /**
  * Finishes transfers a crash left `pending`: a sweep of stale ones on every replica (each takes the

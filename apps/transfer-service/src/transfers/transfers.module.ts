@@ -6,6 +6,7 @@ import { KeyTotals } from '../key-totals/key-totals';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks } from '../locks/account-locks';
 import { ProvisionAccountHandlers } from '../provisioning/provision-account.handlers';
+import { dataKeyProvider } from '../sealing/data-key';
 import { AgentGate } from './agent-gate';
 import { CreateTransferHandlers } from './create-transfer.handlers';
 import { Reconciler } from './reconciler';
@@ -16,6 +17,7 @@ import { TransferRepository } from './transfer.repository';
 @Module({
   imports: [CustodyModule],
   providers: [
+    dataKeyProvider,
     Ledgers,
     AccountLocks,
     KeyTotals,
