@@ -12,7 +12,11 @@ if (!engineEnv.CTS_PROOF_ENGINE && hasCargo()) {
   engineEnv.CTS_PROOF_ENGINE = 'native';
 }
 const wasmEnv = { ...process.env, CTS_PROOF_ENGINE: 'wasm' };
-const PROOF_TESTS = ['libs/ledger/src/proof-engine', 'libs/ledger/src/proof-pool', 'libs/ledger/src/solana-rpc'];
+const PROOF_TESTS = [
+  'libs/ledger/src/proof-engine',
+  'libs/ledger/src/proof-pool',
+  'libs/ledger/src/solana-rpc',
+];
 
 // `node tools/test.mjs lint typecheck` runs only the named steps (by their first word).
 // lint: ESLint over every .ts, .mjs and .cjs file, with the Nx module boundaries (scope tags:
@@ -21,19 +25,41 @@ const steps = [
   ['build', ['node', 'tools/build.mjs']],
   ['lint (with module boundaries)', ['npm', 'run', '--silent', 'lint']],
   ['typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']],
-  ['dashboard typecheck (apps/dashboard-ui, DOM types)', ['npx', 'tsc', '-p', 'apps/dashboard-ui/tsconfig.json']],
-  [`unit tests (proof engine: ${engineEnv.CTS_PROOF_ENGINE ?? 'auto'})`, ['npx', 'jest', '--selectProjects', 'unit', '--ci']],
+  [
+    'dashboard typecheck (apps/dashboard-ui, DOM types)',
+    ['npx', 'tsc', '-p', 'apps/dashboard-ui/tsconfig.json'],
+  ],
+  [
+    `unit tests (proof engine: ${engineEnv.CTS_PROOF_ENGINE ?? 'auto'})`,
+    ['npx', 'jest', '--selectProjects', 'unit', '--ci'],
+  ],
   ['proofs of every kind, both engines, verified by solana-zk-sdk', ['node', 'tools/check-proofs.mjs']],
-  ['proof tests with the WebAssembly engine', ['npx', 'jest', '--selectProjects', 'unit', '--ci', ...PROOF_TESTS], wasmEnv],
+  [
+    'proof tests with the WebAssembly engine',
+    ['npx', 'jest', '--selectProjects', 'unit', '--ci', ...PROOF_TESTS],
+    wasmEnv,
+  ],
   [
     'integration and e2e tests (real Kafka, PostgreSQL, Redis)',
-    ['node', 'deploy/local/with-infra.mjs', 'npx', 'jest', '--selectProjects', 'integration', 'e2e', '--runInBand', '--ci'],
+    [
+      'node',
+      'deploy/local/with-infra.mjs',
+      'npx',
+      'jest',
+      '--selectProjects',
+      'integration',
+      'e2e',
+      '--runInBand',
+      '--ci',
+    ],
   ],
 ];
 const only = process.argv.slice(2);
 const selected = only.length === 0 ? steps : steps.filter(([name]) => only.includes(name.split(' ')[0]));
 if (selected.length === 0) {
-  console.error(`no step named ${only.join(', ')}; steps: ${steps.map(([name]) => name.split(' ')[0]).join(', ')}`);
+  console.error(
+    `no step named ${only.join(', ')}; steps: ${steps.map(([name]) => name.split(' ')[0]).join(', ')}`,
+  );
   process.exit(2);
 }
 
