@@ -33,7 +33,7 @@ class Batch {
   readonly claimed: string[] = [];
   private wake: (() => void) | undefined;
 
-  /** Resolves once one of this batch's attempts has been answered since the last call. */
+  /** Resolves once a slot has freed up for it (one of its own answers, or one handed over) since the last call. */
   async nextAnswer(): Promise<void> {
     if (this.unclaimedAnswers === 0) {
       await new Promise<void>((resolve) => (this.wake = resolve));
@@ -41,8 +41,17 @@ class Batch {
     this.unclaimedAnswers -= 1;
   }
 
+  /** Whether it is waiting for room to claim more. */
+  get waiting(): boolean {
+    return this.wake !== undefined;
+  }
+
   answered(): void {
     this.inFlight -= 1;
+    this.roomFreed();
+  }
+
+  roomFreed(): void {
     this.unclaimedAnswers += 1;
     const wake = this.wake;
     this.wake = undefined;
@@ -64,6 +73,8 @@ export class DeliveryAttempter {
   private readonly logger = new Logger(DeliveryAttempter.name);
   private readonly endpoints: EndpointSlots;
   private claiming: Promise<unknown> = Promise.resolve();
+  /** Batches still taking deliveries: room that frees up goes to one of them before waking a lane. */
+  private readonly filling = new Set<Batch>();
   private slotFreed: () => void = () => undefined;
 
   constructor(
@@ -87,17 +98,39 @@ export class DeliveryAttempter {
     this.slotFreed = listener;
   }
 
+  /**
+   * There may be room for one more attempt (a new delivery, a freed slot): a batch waiting for room
+   * claims it, in its open transaction; false when none is waiting (then a lane should look).
+   */
+  offerRoom(): boolean {
+    for (const batch of this.filling) {
+      if (batch.waiting) {
+        batch.roomFreed();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private roomFreed(): void {
+    if (!this.offerRoom()) {
+      this.slotFreed();
+    }
+  }
+
   async attemptNext(): Promise<AttemptReport> {
     const batch = new Batch();
     const sending: Promise<void>[] = [];
     try {
       const report = await this.dataSource.transaction(async (manager) => {
+        this.filling.add(batch);
         const stoppedEarly = await this.fill(batch, manager, sending);
         batch.filling = false;
+        this.filling.delete(batch);
         if (stoppedEarly) {
-          // Slots its attempts freed that it will not claim: other lanes may.
+          // Slots its attempts freed that it will not claim: other batches or lanes may.
           for (let i = 0; i < batch.unclaimedAnswers; i++) {
-            this.slotFreed();
+            this.roomFreed();
           }
         }
         await Promise.all(sending);
@@ -109,6 +142,7 @@ export class DeliveryAttempter {
     } finally {
       // Whatever happened, no attempt of this batch holds a slot any more.
       batch.filling = false;
+      this.filling.delete(batch);
       await Promise.allSettled(sending);
     }
   }
@@ -197,7 +231,7 @@ export class DeliveryAttempter {
   private async attempt(delivery: LockedDelivery, batch: Batch): Promise<void> {
     batch.inFlight += 1;
     let outcome: AttemptOutcome | undefined;
-    let attemptedAt = this.settings.clock.now();
+    let attemptedAt: Date;
     const answered = await this.endpoints.startSending(delivery.endpoint);
     try {
       attemptedAt = this.settings.clock.now();
@@ -222,11 +256,11 @@ export class DeliveryAttempter {
       outcome = await this.client.post(delivery.url, delivery.body, headers);
     } finally {
       answered(outcome !== undefined && outcome.statusCode !== null && outcome.durationMs < PROMPT_ANSWER_MS);
-      // A filling batch claims the freed slot itself; otherwise a sleeping lane may take it.
+      // A filling batch claims the freed slot itself; otherwise another batch or a sleeping lane may.
       const claimsItself = batch.filling;
       batch.answered();
       if (!claimsItself) {
-        this.slotFreed();
+        this.roomFreed();
       }
     }
     const result = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);

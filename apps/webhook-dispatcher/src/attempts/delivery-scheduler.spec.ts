@@ -20,6 +20,10 @@ class ScriptedAttempter {
 
   onSlotFreed(): void {}
 
+  offerRoom(): boolean {
+    return false;
+  }
+
   /** Ends every attempt in flight with `report`. */
   endAll(report: AttemptReport): void {
     const endings = this.endings;

@@ -65,11 +65,16 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /**
-   * New deliveries to these endpoints (one entry each): a lane looks for each whose endpoint has room
-   * on this replica. A full endpoint's deliveries are taken when one of its slots frees up.
+   * New deliveries to these endpoints (one entry each): a filling batch or a lane looks for each
+   * whose endpoint has room on this replica. A full endpoint's deliveries are taken when one of its slots frees up.
    */
   kickFor(endpoints: string[]): void {
-    this.kick(endpoints.filter((endpoint) => this.attempter.hasRoomFor(endpoint)).length);
+    for (const endpoint of endpoints) {
+      // A batch waiting for room takes it in its open transaction; else a lane looks.
+      if (this.attempter.hasRoomFor(endpoint) && !this.attempter.offerRoom()) {
+        this.kick(1);
+      }
+    }
   }
 
   private async runLane(): Promise<void> {
