@@ -105,7 +105,7 @@ describe('the webhook HTTP client: kept-alive connections under the SSRF guard',
     expect(refused).toMatchObject({
       statusCode: null,
       errorCode: 'destination_refused',
-      error: expect.stringMatching(/metadata address \(169\.254\.169\.254\)/),
+      error: expect.stringMatching(/metadata address/),
     });
     // The idle connection to 127.0.0.1 was there, and nothing was sent over it.
     expect(receiver.requests.map((r) => r.path)).toEqual(['/before']);
