@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +166,34 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     expect(JSON.stringify(data)).not.toMatch(/amount|ciphertext|123\.45/);
     expect(text).not.toContain('123.45');
     expect(data.note).toMatch(/cannot decrypt/);
+  }, 90_000);
+
+  it('serves Streamable HTTP too, each request as the agent whose key it carries', async () => {
+    const { agentToken, merchant } = await agentWallet();
+    const child = spawn(process.execPath, [CTS, 'mcp', '--http', '0', '--url', stack.baseUrl], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      let printed = '';
+      child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+      const deadline = Date.now() + 20_000;
+      while (!/http:\/\/127\.0\.0\.1:\d+\/mcp/.test(printed) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(printed)?.[0] ?? '';
+      expect(url).not.toBe('');
+      const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(anonymous.status).toBe(401);
+
+      const client = new Client({ name: 'e2e-http', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${agentToken}` } } }));
+      clients.push(client);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
+      const policy = await call(client, 'get_policy');
+      expect(policy.data).toMatchObject({ per_transaction_limit_usdc: 25, allowed_recipients: [merchant.account.handle] });
+      const paid = await call(client, 'pay', { to: merchant.account.handle, amount: '2', asset: 'USDC', idempotency_key: 'http-1' });
+      expect(paid.data).toMatchObject({ status: 'confirmed', transfer_id: expect.stringMatching(/^tr_/) });
+    } finally {
+      child.kill('SIGTERM');
+    }
   }, 90_000);
 
   it('answers a bad key with a tool error and keeps serving', async () => {

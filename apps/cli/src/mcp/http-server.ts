@@ -1,0 +1,70 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CtsClient } from '@cts/sdk';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { createAgentMcpServer } from './agent-mcp-server';
+
+export interface McpHttpOptions {
+  host: string;
+  port: number;
+  /** The payments API the tools call. */
+  apiUrl: string;
+  fetch?: typeof fetch;
+}
+
+const AGENT_KEY = /^Bearer (svc_(?:test|live)_[0-9A-Za-z]{20,100})$/;
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+}
+
+/**
+ * Streamable HTTP at `/mcp`, stateless: every request carries `Authorization: Bearer <agent key>` and
+ * is served as that agent, so the port holds no spending authority of its own. Bound to loopback by
+ * default, with DNS-rebinding protection there.
+ */
+export async function startMcpHttpServer(options: McpHttpOptions): Promise<Server> {
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(options.host);
+  const server = createServer((req, res) => void handle(req, res));
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') {
+      refuse(res, 404, 'Not found: the MCP endpoint is /mcp');
+      return;
+    }
+    const key = AGENT_KEY.exec(req.headers.authorization ?? '')?.[1];
+    if (!key) {
+      res.setHeader('www-authenticate', 'Bearer');
+      refuse(res, 401, "Authorization: Bearer <the agent's API key> is required");
+      return;
+    }
+    const { port } = server.address() as AddressInfo;
+    const mcp = createAgentMcpServer(new CtsClient({ baseUrl: options.apiUrl, apiKey: key, fetch: options.fetch }));
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      ...(loopback
+        ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] }
+        : {}),
+    });
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    try {
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res);
+    } catch {
+      if (!res.headersSent) {
+        refuse(res, 500, 'The MCP request could not be handled');
+      }
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  return server;
+}
