@@ -2,31 +2,47 @@ import { Agent, AgentName, ApiKeyName, Environment, SpendPolicy } from '@cts/con
 import { z } from 'zod';
 
 // What the policy service accepts, so the OpenAPI document says it; the service checks again
-// (and checks across fields: per-transaction ≤ daily). A failure here is `400 invalid_policy` too.
-const Limit = z.number().min(0).max(1_000_000_000).describe('Asset units, at most 6 decimals');
+// (and checks across fields: per-transaction ≤ daily). A failure here is `400 invalid_policy` too,
+// in the service's words.
+const typeError = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : expected);
+const limit = () =>
+  z
+    .number({ error: typeError('must be a number') })
+    .min(0, 'must not be negative')
+    .max(1_000_000_000, 'must not exceed 1000000000');
+const strings = (error: string) => z.array(z.string({ error }).min(1, error).max(256, error), { error });
 const PolicyFields = {
-  daily_limit_usdc: Limit,
-  per_transaction_limit_usdc: Limit.describe('Asset units, at most 6 decimals, at most daily_limit_usdc'),
-  allowed_recipients: z
-    .array(z.string().min(1).max(256))
-    .max(100)
+  daily_limit_usdc: limit().describe('Asset units, at most 6 decimals'),
+  per_transaction_limit_usdc: limit().describe('Asset units, at most 6 decimals, at most daily_limit_usdc'),
+  allowed_recipients: strings('must be an array of strings')
+    .max(100, 'must hold at most 100 patterns')
     .describe('Recipient patterns (`@handle`, `*.example.com`, address); empty allows any'),
-  assets: z.array(z.string().min(1).max(16)).max(10).describe('Asset codes (USDC, SOL); empty allows any'),
+  assets: strings('must be an array of strings').max(10).describe('Asset codes (USDC, SOL); empty allows any'),
   active_hours: z
-    .string()
-    .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$/, 'must be HH:MM-HH:MM')
+    .string({ error: 'must be a string HH:MM-HH:MM or null' })
+    .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$/, 'must be HH:MM-HH:MM with times from 00:00 to 23:59')
     .nullable()
     .describe('"HH:MM-HH:MM" in `timezone` (may wrap midnight); null means always'),
-  timezone: z.string().min(1).max(64).describe('IANA time zone, default UTC'),
-  hitl_threshold_usdc: Limit.nullable().describe('Transfers above it wait for human approval; null holds nothing'),
-  approval_window_minutes: z.number().int().min(1).max(10_080).describe('How long a held transfer waits, default 60'),
+  timezone: z
+    .string({ error: 'must be an IANA time zone name such as UTC or Europe/Paris' })
+    .min(1, 'must be an IANA time zone name such as UTC or Europe/Paris')
+    .max(64, 'must be an IANA time zone name such as UTC or Europe/Paris')
+    .describe('IANA time zone, default UTC'),
+  hitl_threshold_usdc: limit().nullable().describe('Transfers above it wait for human approval; null holds nothing'),
+  approval_window_minutes: z
+    .number({ error: 'must be a whole number of minutes from 1 to 10080' })
+    .int('must be a whole number of minutes from 1 to 10080')
+    .min(1, 'must be a whole number of minutes from 1 to 10080')
+    .max(10_080, 'must be a whole number of minutes from 1 to 10080')
+    .describe('How long a held transfer waits, default 60'),
 };
 const INVALID_POLICY = { 'x-error-code': 'invalid_policy' } as const;
 
+const { daily_limit_usdc, per_transaction_limit_usdc, ...optionalFields } = PolicyFields;
+
 export const SpendPolicyInput = z
-  .object(PolicyFields)
-  .partial()
-  .required({ daily_limit_usdc: true, per_transaction_limit_usdc: true })
+  .object({ daily_limit_usdc, per_transaction_limit_usdc })
+  .extend(z.object(optionalFields).partial().shape)
   .strict()
   .meta({ id: 'SpendPolicyInput', ...INVALID_POLICY });
 

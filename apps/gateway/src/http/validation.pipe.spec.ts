@@ -101,11 +101,11 @@ describe('request validation', () => {
     });
 
     it.each([
-      [{}, 'spend_policy.daily_limit_usdc'],
-      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: -1 }, 'spend_policy.per_transaction_limit_usdc'],
-      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, active_hours: '9-17' }, 'spend_policy.active_hours'],
-      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, colour: 'red' }, 'spend_policy.colour'],
-    ])('refuses the spend_policy %j with 400 invalid_policy naming %s', async (spendPolicy, param) => {
+      [{}, 'spend_policy.daily_limit_usdc', 'spend_policy: daily_limit_usdc is required'],
+      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: -1 }, 'spend_policy.per_transaction_limit_usdc', 'spend_policy: per_transaction_limit_usdc must not be negative'],
+      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, active_hours: '9-17' }, 'spend_policy.active_hours', 'spend_policy: active_hours must be HH:MM-HH:MM with times from 00:00 to 23:59'],
+      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, colour: 'red' }, 'spend_policy.colour', 'spend_policy: colour is not a known field'],
+    ])('refuses the spend_policy %j with 400 invalid_policy naming %s', async (spendPolicy, param, message) => {
       const alice = seedAccount(gateway.accounts);
 
       const res = await request(gateway.url)
@@ -114,7 +114,7 @@ describe('request validation', () => {
         .send({ name: 'shopper', spend_policy: spendPolicy })
         .expect(400);
 
-      expect(res.body.error).toMatchObject({ code: 'invalid_policy', param });
+      expect(res.body.error).toEqual({ code: 'invalid_policy', param, message, request_id: expect.any(String) });
     });
 
     it('answers a bad policy patch with invalid_policy and a bad agent name with invalid_request', async () => {
@@ -131,7 +131,11 @@ describe('request validation', () => {
         .send({ name: 'Not OK', spend_policy: { daily_limit_usdc: 10, per_transaction_limit_usdc: 1 } })
         .expect(400);
 
-      expect(patch.body.error).toMatchObject({ code: 'invalid_policy', param: 'approval_window_minutes' });
+      expect(patch.body.error).toMatchObject({
+        code: 'invalid_policy',
+        param: 'approval_window_minutes',
+        message: 'approval_window_minutes must be a whole number of minutes from 1 to 10080',
+      });
       expect(name.body.error).toMatchObject({ code: 'invalid_request', param: 'name' });
     });
   });

@@ -23,8 +23,8 @@ export class SchemaValidationPipe implements PipeTransform {
     const result = await schema['~standard'].validate(value);
     if (result.issues) {
       const error = invalidRequest(result.issues[0], metadata);
-      const code = errorCodeOnPath(schema, pathOf(result.issues[0] ?? { message: '' }));
-      throw code ? new DomainError(code, error.message, error.details) : error;
+      const owner = errorCodeOwner(schema, pathOf(result.issues[0] ?? { message: '' }));
+      throw owner ? ownedError(owner, result.issues[0], error, metadata) : error;
     }
     return result.value;
   }
@@ -58,23 +58,39 @@ function pathOf(issue: Issue): string[] {
   return (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment));
 }
 
-/** The innermost `x-error-code` meta of the zod schemas along `path`, if any. */
-function errorCodeOnPath(schema: unknown, path: string[]): ErrorCode | undefined {
-  let code: ErrorCode | undefined;
+interface ErrorCodeOwner {
+  code: ErrorCode;
+  /** Where the schema carrying `x-error-code` sits in the request (empty: the whole of it). */
+  at: string[];
+}
+
+/** The innermost schema along `path` whose meta has `x-error-code`, if any. */
+function errorCodeOwner(schema: unknown, path: string[]): ErrorCodeOwner | undefined {
+  let owner: ErrorCodeOwner | undefined;
   let current: unknown = schema;
-  for (const key of [undefined, ...path]) {
-    if (key !== undefined) {
-      current = current instanceof z.ZodObject ? (current.shape as Record<string, unknown>)[key] : undefined;
+  for (let depth = 0; depth <= path.length && current !== undefined; depth += 1) {
+    if (depth > 0) {
+      current = current instanceof z.ZodObject ? (current.shape as Record<string, unknown>)[path[depth - 1]] : undefined;
     }
     current = unwrap(current);
-    const meta = current instanceof z.ZodType ? current.meta() : undefined;
-    const found = meta?.['x-error-code'];
-    code = typeof found === 'string' ? (found as ErrorCode) : code;
-    if (current === undefined) {
-      break;
-    }
+    const found = current instanceof z.ZodType ? current.meta()?.['x-error-code'] : undefined;
+    owner = typeof found === 'string' ? { code: found as ErrorCode, at: path.slice(0, depth) } : owner;
   }
-  return code;
+  return owner;
+}
+
+/** That schema's own error, worded from inside it: `spend_policy: daily_limit_usdc must not be negative`. */
+function ownedError(owner: ErrorCodeOwner, issue: Issue | undefined, error: DomainError, metadata: ArgumentMetadata): DomainError {
+  const param = error.details.param;
+  if (!issue || param === undefined) {
+    return new DomainError(owner.code, error.message, error.details);
+  }
+  const prefix = metadata.type === 'param' && typeof metadata.data === 'string' ? [metadata.data] : [];
+  const inside = param.split('.').slice(prefix.length + owner.at.length).join('.');
+  const unknown = issue.code === 'unrecognized_keys';
+  const text = unknown ? `${inside} is not a known field` : `${inside} ${issue.message}`;
+  const message = owner.at.length > 0 ? `${owner.at.join('.')}: ${text}` : text;
+  return new DomainError(owner.code, message, { param });
 }
 
 function unwrap(schema: unknown): unknown {

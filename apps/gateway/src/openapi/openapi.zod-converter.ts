@@ -6,7 +6,8 @@ import { z } from 'zod';
  * (`output`) objects stay open to new properties, so adding a field to a response never breaks a
  * generated client. Request objects keep `additionalProperties: false`: unknown fields are a 400.
  * A schema whose meta has `x-openapi` is documented as that instead (a query string's digits as the
- * integer they mean, see `QueryInteger`).
+ * integer they mean, see `QueryInteger`). A request field's default is stated in its description,
+ * not as `default`: generators (openapi-typescript) would make such a field required in requests.
  */
 export function zodToOpenApi(
   schema: unknown,
@@ -17,7 +18,7 @@ export function zodToOpenApi(
   }
   const converted = schema['~standard'].jsonSchema[options.schemaType]({
     target: 'openapi-3.0',
-    libraryOptions: { override: documentAs },
+    libraryOptions: { override: options.schemaType === 'input' ? documentRequest : documentAs },
   });
   const { definitions, $defs, $schema: _dialect, ...root } = converted;
   const open = options.schemaType === 'output' ? openObjects : (value: unknown) => value;
@@ -28,7 +29,20 @@ export function zodToOpenApi(
   return { schema: open(root), components: Object.fromEntries(components) as Record<string, object> };
 }
 
-function documentAs(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+type OverrideContext = { zodSchema: unknown; jsonSchema: Record<string, unknown> };
+
+function documentRequest(ctx: OverrideContext): void {
+  documentAs(ctx);
+  const isReplaced = ctx.zodSchema instanceof z.ZodType && ctx.zodSchema.meta()?.['x-openapi'] !== undefined;
+  if (!isReplaced && 'default' in ctx.jsonSchema) {
+    const { default: fallback, description } = ctx.jsonSchema;
+    delete ctx.jsonSchema.default;
+    const stated = `Default: \`${JSON.stringify(fallback)}\`.`;
+    ctx.jsonSchema.description = typeof description === 'string' ? `${description}. ${stated}` : stated;
+  }
+}
+
+function documentAs(ctx: OverrideContext): void {
   const meta = ctx.zodSchema instanceof z.ZodType ? ctx.zodSchema.meta() : undefined;
   const replacement = meta?.['x-openapi'];
   if (replacement !== null && typeof replacement === 'object') {
