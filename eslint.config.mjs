@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'libs/*/index.js', 'apps/*/bin/**', 'docs/**'] },
+  { ignores: ['dist/**', '**/dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'libs/*/index.js', 'apps/*/bin/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -51,7 +51,12 @@ export async function build(names = []) {
     const results = await Promise.all([...sourceFiles(srcRoot)].map((f) => compileFile(f, srcRoot, outRoot)));
     compiled += results.filter(Boolean).length;
   }
-  // The dashboard (static files the gateway serves) is bundled with the gateway.
+  // The SDK package (JS only; `npm pack` adds the declarations), then the dashboard (static files
+  // the gateway serves, bundled with the gateway) which uses its browser build.
+  if (names.length === 0 || names.includes('sdk') || names.includes('gateway')) {
+    const { buildSdkPackage } = await import('../libs/sdk/build.mjs');
+    await buildSdkPackage();
+  }
   if (names.length === 0 || names.includes('gateway')) {
     const { buildDashboard } = await import('../apps/dashboard-ui/build.mjs');
     compiled += (await buildDashboard()).modules;

@@ -1,11 +1,12 @@
 // Builds the dashboard's browser files into dist/apps/dashboard-ui/, where the gateway serves them at
 // /dashboard/. Usage: node apps/dashboard-ui/build.mjs
 //
-// There is no bundler in the workspace, so this is a small one on top of swc (already a dev
-// dependency): every module reachable from src/main.ts (our code, @cts/sdk, @cts/crypto, @noble/*,
-// @solana/codecs-strings) is compiled to CommonJS and wrapped in a function; a 15-line loader calls
+// A small bundler on top of swc: every module reachable from src/main.ts (our code, the SDK's
+// browser build — the published package's own dist/browser.mjs, built by libs/sdk/build.mjs —,
+// @noble/*, @scure/base) is compiled to CommonJS and wrapped in a function; a 15-line loader calls
 // them. No eval, no inline script: the result runs under `script-src 'self'`. zk-sdk's web build (an
-// ES module plus its WASM) is copied beside it as is and imported when the page first decrypts.
+// ES module plus its WASM, shipped in the SDK package) is copied beside it as is and imported when
+// the page first decrypts.
 import { minify, transformFile } from '@swc/core';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -16,18 +17,7 @@ const repoRoot = join(here, '../..');
 export const DASHBOARD_OUT_DIR = join(repoRoot, 'dist/apps/dashboard-ui');
 const ENTRY = join(here, 'src/main.ts');
 const STATIC_FILES = ['index.html', 'dashboard.css', 'favicon.svg'];
-const ZK_SDK_WEB = join(repoRoot, 'node_modules/@solana/zk-sdk/dist/web');
-
-// Node-only modules of the SDK's dependencies, and what the browser uses instead.
-const FILE_SUBSTITUTES = new Map([
-  // Loads zk-sdk's Node build synchronously; the browser loads the web build asynchronously.
-  [join(repoRoot, 'libs/crypto/src/zk-sdk.ts'), join(here, 'src/crypto/zk-sdk.browser.ts')],
-]);
-const PACKAGE_ALIASES = new Map([
-  // The SDK takes base58 from @solana/kit, which re-exports it from here; kit itself would pull in
-  // the RPC and transaction stack.
-  ['@solana/kit', '@solana/codecs-strings'],
-]);
+const SDK_PACKAGE = join(repoRoot, 'libs/sdk');
 const CONDITIONS = ['browser', 'import', 'default'];
 
 function firstExisting(candidates) {
@@ -43,11 +33,10 @@ function pickTarget(target) {
 }
 
 function resolvePackage(request) {
-  const aliased = PACKAGE_ALIASES.get(request) ?? request;
-  const parts = aliased.split('/');
-  const name = aliased.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-  const subpath = `.${aliased.slice(name.length)}`;
-  const root = join(repoRoot, 'node_modules', name);
+  const parts = request.split('/');
+  const name = request.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const subpath = `.${request.slice(name.length)}`;
+  const root = name === '@cts/sdk' ? SDK_PACKAGE : join(repoRoot, 'node_modules', name);
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const exportsMap =
     typeof manifest.exports === 'object' && !('.' in manifest.exports) && subpath === '.'
@@ -72,15 +61,15 @@ function resolveRequest(request, fromFile) {
   if (request.startsWith('.')) {
     const base = join(dirname(fromFile), request);
     file = firstExisting([base, `${base}.ts`, join(base, 'index.ts')]);
-  } else if (request.startsWith('@cts/')) {
-    file = join(repoRoot, 'libs', request.slice('@cts/'.length), 'src/index.ts');
+  } else if (request.startsWith('@cts/') && request !== '@cts/sdk') {
+    throw new Error(`${relative(repoRoot, fromFile)} imports ${request}: the dashboard uses only the SDK package`);
   } else {
     file = resolvePackage(request);
   }
   if (!file || !existsSync(file)) {
     throw new Error(`cannot resolve ${request} from ${relative(repoRoot, fromFile)}`);
   }
-  return FILE_SUBSTITUTES.get(file) ?? file;
+  return file;
 }
 
 async function compileModule(file) {
@@ -174,8 +163,8 @@ export async function buildDashboard(outDir = DASHBOARD_OUT_DIR) {
   for (const name of STATIC_FILES) {
     copyIfChanged(join(here, name), join(outDir, name));
   }
-  copyIfChanged(join(ZK_SDK_WEB, 'index.js'), join(outDir, 'zk-sdk.js'));
-  copyIfChanged(join(ZK_SDK_WEB, 'index_bg.wasm'), join(outDir, 'zk-sdk.wasm'));
+  copyIfChanged(join(SDK_PACKAGE, 'dist/zk-sdk.js'), join(outDir, 'zk-sdk.js'));
+  copyIfChanged(join(SDK_PACKAGE, 'dist/zk-sdk.wasm'), join(outDir, 'zk-sdk.wasm'));
   if (bundleIsFresh(outDir)) {
     return { modules: 0, bytes: statSync(join(outDir, 'dashboard.js')).size };
   }

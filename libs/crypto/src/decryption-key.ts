@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
+import { base58 } from '@scure/base';
 import { CryptoError } from './crypto-error';
 import { bytesEqual, concatBytes, utf8Encode } from './encoding';
 import { ELGAMAL_SECRET_BYTES, elgamalSecretScalar } from './elgamal';
@@ -22,12 +22,12 @@ export function encodeDecryptionKey(keys: DecryptionKeyMaterial): string {
     throw new CryptoError('invalid_key', `AE key must be ${AE_KEY_BYTES} bytes, got ${keys.aeKey.length}`);
   }
   const payload = concatBytes(keys.elgamalSecret, keys.aeKey);
-  return PREFIX + getBase58Decoder().decode(concatBytes(payload, checksum(payload)));
+  return PREFIX + base58.encode(concatBytes(payload, checksum(payload)));
 }
 
 function decodeBase58(text: string): Uint8Array | undefined {
   try {
-    return Uint8Array.from(getBase58Encoder().encode(text));
+    return base58.decode(text);
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@ import { assertU64 } from './u64';
 // zk-sdk's twisted ElGamal: secret s, public key P = s⁻¹·H, ciphertext (C, D) = (x·G + r·H, r·P).
 // The holder of s recovers x·G = C − s·D; x itself then needs a discrete log.
 const Point = ristretto255.Point;
-export type RistrettoPoint = InstanceType<typeof Point>;
+export type RistrettoPoint = InstanceType<typeof ristretto255.Point>;
 
 export const ELGAMAL_SECRET_BYTES = 32;
 export const ELGAMAL_PUBKEY_BYTES = 32;
@@ -17,7 +17,7 @@ export const ELGAMAL_CIPHERTEXT_BYTES = 64;
  * Pedersen generator H = ristretto from_uniform_bytes(SHA3-512(G)), as in solana-zk-sdk. Kept as a
  * constant (checked against zk-sdk and the derivation in tests) to avoid hashing at load time.
  */
-export const PEDERSEN_H = Point.fromHex('8c9240b456a9e6dc65c377a1048d745f94a08cdb7f44cbcd7b46f34048871134');
+export const PEDERSEN_H: RistrettoPoint = Point.fromHex('8c9240b456a9e6dc65c377a1048d745f94a08cdb7f44cbcd7b46f34048871134');
 
 export function decodePoint(bytes: Uint8Array): RistrettoPoint | undefined {
   if (bytes.length !== 32) {

@@ -1,3 +1,4 @@
 export * from './crypto';
 export * from './client';
 export * from './webhooks';
+export { loadZkSdk } from './runtime/load-zk-sdk';

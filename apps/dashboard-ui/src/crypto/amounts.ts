@@ -1,6 +1,12 @@
-import { createDecryptionProof, CryptoError, decryptAmount, decryptBalance, decryptMemo } from '@cts/sdk';
-import { parseDecryptionKey } from '@cts/crypto';
-import { loadZkSdk } from './zk-sdk.browser';
+import {
+  checkDecryptionKey,
+  createDecryptionProof,
+  CryptoError,
+  decryptAmount,
+  decryptBalance,
+  decryptMemo,
+  loadZkSdk,
+} from '@cts/sdk';
 
 export type Opened =
   { state: 'open'; text: string } | { state: 'locked' } | { state: 'unreadable'; why: string };
@@ -14,9 +20,7 @@ export interface BalanceInput {
 /** Checks a pasted decryption key locally (format and checksum): a typo is caught before any use. */
 export function decryptionKeyProblem(decryptionKey: string): string | undefined {
   try {
-    const keys = parseDecryptionKey(decryptionKey);
-    keys.elgamalSecret.fill(0);
-    keys.aeKey.fill(0);
+    checkDecryptionKey(decryptionKey);
     return undefined;
   } catch (error) {
     return error instanceof CryptoError ? `Decryption key: ${error.message}.` : 'Not a decryption key.';

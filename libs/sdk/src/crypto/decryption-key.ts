@@ -10,3 +10,8 @@ export function withDecryptionKey<T>(decryptionKey: string, use: (keys: Decrypti
     keys.aeKey.fill(0);
   }
 }
+
+/** Checks a `decryption_key`'s format and checksum locally; throws CryptoError naming what is wrong. */
+export function checkDecryptionKey(decryptionKey: string): void {
+  withDecryptionKey(decryptionKey, () => undefined);
+}

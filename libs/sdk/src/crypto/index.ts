@@ -5,3 +5,4 @@ export { decryptBalance, type DecryptBalanceOptions } from './decrypt-balance';
 export { createDecryptionProof, type DecryptionProofInput } from './create-decryption-proof';
 export { decryptAmount } from './decrypt-amount';
 export { decryptMemo } from './decrypt-memo';
+export { checkDecryptionKey } from './decryption-key';

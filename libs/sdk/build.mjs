@@ -1,0 +1,113 @@
+// Builds the publishable @cts/sdk into libs/sdk/dist/: `index.cjs` (require), `index.mjs` (import),
+// `browser.mjs` (the browser build the dashboard uses) with zk-sdk's web build beside it, and with
+// `--types` the declarations (`index.d.ts`, `index.d.mts`). Our own libraries (@cts/crypto) are
+// bundled in; the package's `dependencies` (public npm packages) stay imports.
+// Usage: node libs/sdk/build.mjs [--types]   (`npm pack` in libs/sdk runs it with --types)
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(here, '../..');
+export const SDK_DIST = join(here, 'dist');
+const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
+const ZK_SDK = join(repoRoot, 'libs/crypto/src/zk-sdk.ts');
+const LOAD_ZK_SDK = join(here, 'src/runtime/load-zk-sdk.ts');
+
+/**
+ * @cts/<lib> → its sources (bundled), and a module swapped for the target's own (see src/runtime/):
+ * swapped at resolution, so every importer of a swapped module shares one instance of its stand-in.
+ */
+function workspacePlugin(substitutes) {
+  return {
+    name: 'cts-workspace',
+    setup(build) {
+      build.onResolve({ filter: /^@cts\/[a-z-]+$/ }, (args) => ({
+        path: join(repoRoot, 'libs', args.path.slice('@cts/'.length), 'src/index.ts'),
+      }));
+      build.onResolve({ filter: /^\./ }, (args) => {
+        const file = join(args.resolveDir, args.path);
+        const substitute = substitutes.get(file) ?? substitutes.get(`${file}.ts`);
+        return substitute ? { path: substitute } : undefined;
+      });
+    },
+  };
+}
+
+const external = Object.keys(manifest.dependencies ?? {}).flatMap((name) => [name, `${name}/*`]);
+const common = { entryPoints: [join(here, 'src/index.ts')], bundle: true, external, legalComments: 'none', logLevel: 'warning' };
+const nodeSubstitutes = new Map([[ZK_SDK, join(here, 'src/runtime/zk-sdk.node.ts')]]);
+const browserZk = join(here, 'src/runtime/zk-sdk.browser.ts');
+const browserSubstitutes = new Map([
+  [ZK_SDK, browserZk],
+  [LOAD_ZK_SDK, browserZk],
+]);
+
+export async function buildSdkPackage({ types = false } = {}) {
+  mkdirSync(SDK_DIST, { recursive: true });
+  const node = { ...common, platform: 'node', target: 'node20', plugins: [workspacePlugin(nodeSubstitutes)] };
+  await Promise.all([
+    esbuild.build({ ...node, format: 'cjs', outfile: join(SDK_DIST, 'index.cjs') }),
+    esbuild.build({ ...node, format: 'esm', outfile: join(SDK_DIST, 'index.mjs') }),
+    esbuild.build({
+      ...common,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      outfile: join(SDK_DIST, 'browser.mjs'),
+      plugins: [workspacePlugin(browserSubstitutes)],
+    }),
+  ]);
+  const zkWeb = join(repoRoot, 'node_modules/@solana/zk-sdk/dist/web');
+  copyIfChanged(join(zkWeb, 'index.js'), join(SDK_DIST, 'zk-sdk.js'));
+  copyIfChanged(join(zkWeb, 'index_bg.wasm'), join(SDK_DIST, 'zk-sdk.wasm'));
+  if (types) {
+    buildTypes();
+  }
+}
+
+function copyIfChanged(source, target) {
+  try {
+    if (statSync(target).mtimeMs >= statSync(source).mtimeMs) return;
+  } catch {
+    // not there yet
+  }
+  copyFileSync(source, target);
+}
+
+/**
+ * tsc's declarations of the SDK and the workspace libraries it uses, under dist/types/, with
+ * `@cts/<lib>` rewritten to relative paths so they need nothing outside the package.
+ */
+function buildTypes() {
+  const outDir = join(SDK_DIST, 'types');
+  rmSync(outDir, { recursive: true, force: true });
+  execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(here, 'tsconfig.package.json')], {
+    stdio: 'inherit',
+  });
+  for (const file of declarationFiles(outDir)) {
+    const text = readFileSync(file, 'utf8').replace(/(['"])@cts\/([a-z-]+)\1/g, (_, quote, lib) => {
+      const target = relative(dirname(file), join(outDir, lib, 'src/index'));
+      return `${quote}${target.startsWith('.') ? target : `./${target}`}${quote}`;
+    });
+    writeFileSync(file, text);
+  }
+  writeFileSync(join(SDK_DIST, 'index.d.ts'), "export * from './types/sdk/src/index.js';\n");
+  writeFileSync(join(SDK_DIST, 'index.d.mts'), "export * from './types/sdk/src/index.js';\n");
+}
+
+function* declarationFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* declarationFiles(path);
+    else if (entry.name.endsWith('.d.ts')) yield path;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const started = Date.now();
+  await buildSdkPackage({ types: process.argv.includes('--types') });
+  console.log(`sdk package: built ${relative(repoRoot, SDK_DIST)} in ${Date.now() - started} ms`);
+}

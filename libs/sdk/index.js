@@ -1,2 +1,0 @@
-// The built library: npm links this package by a symlink, so the path must start from here.
-module.exports = require('../../dist/libs/sdk/index.js');
