@@ -145,5 +145,5 @@ describe('what a developer installs: the packed SDK and a client generated from 
       missing: [404, 'transfer_not_found'],
       refused: [400, 'invalid_request', 'amount'],
     });
-  }, 300_000);
+  }, 600_000);
 });

@@ -49,7 +49,7 @@ describe('unsupported methods', () => {
       const allowed = await request(gateway.url)[documented[0] as 'get'](path).set(bearer(alice.keys.test.secret));
       expect({ template, status: allowed.status }).not.toEqual({ template, status: 405 });
     }
-  });
+  }, 60_000);
 
   it('still answers 404 not_found on a path the API does not have, and a trailing slash is the same path', async () => {
     const unknown = await request(gateway.url).delete('/v1/nothing-here').expect(404);
