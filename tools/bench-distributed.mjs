@@ -7,7 +7,7 @@
 //   1 vs 2 replicas of the gateway and of every service, with per-replica counts.
 // Usage: node tools/bench-distributed.mjs [--idle-seconds 30] [--load-seconds 10]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,8 @@ const { values } = parseArgs({
   options: {
     'idle-seconds': { type: 'string', default: '30' },
     'load-seconds': { type: 'string', default: '10' },
+    // Only the distributed stack's CPU at rest (a quick check after changing a poller).
+    'idle-only': { type: 'boolean', default: false },
   },
 });
 const IDLE_SECONDS = Number(values['idle-seconds']);
@@ -51,32 +53,53 @@ const { startAppProcess, startAppProcesses, generateStackSecrets, findFreePort, 
   join(repoRoot, 'dist/libs/testing'),
 );
 const { fetchWaitMs } = require(join(repoRoot, 'dist/libs/messaging'));
+const { startLocalLedgerServer } = require(join(repoRoot, 'dist/libs/ledger'));
 
 const log = (line) => console.log(line);
 const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const results = {};
 
 const infraDir = mkdtempSync(join(tmpdir(), 'cts-bench-infra-'));
+chmodSync(infraDir, 0o755); // PostgreSQL may run as another user (deploy/local/postgres.mjs) and must enter it
 const infra = await startInfra({ dir: infraDir });
 let stack;
+let ledgers = [];
 try {
   const brokers = infra.env.KAFKA_BROKERS;
   const brokerPids = () => processTree([], join(infraDir, 'kafka'));
+  // One local ledger server per environment, shared by every transfer-service replica as they would
+  // share a cluster (a replica's in-process ledger cannot be shared), in both the 1- and 2-replica runs.
+  const dataDir = mkdtempSync(join(tmpdir(), 'cts-bench-dist-'));
+  ledgers = await Promise.all(
+    ['test', 'live'].map((environment) =>
+      startLocalLedgerServer({ port: 0, stateDir: join(dataDir, 'ledger'), environment }),
+    ),
+  );
   const env = {
     ...infra.env,
     ...generateStackSecrets(),
     ...BENCH_ENV,
-    CTS_DATA_DIR: mkdtempSync(join(tmpdir(), 'cts-bench-dist-')),
+    CTS_DATA_DIR: dataDir,
+    LEDGER_STATE_DIR: join(dataDir, 'ledger'),
+    LEDGER_RPC_URL_TEST: ledgers[0].url,
+    LEDGER_RPC_URL_LIVE: ledgers[1].url,
   };
   const migrated = spawnSync(process.execPath, [join(repoRoot, 'tools/migrate.mjs')], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
   });
   if (migrated.status !== 0) throw new Error(`migrations failed: ${migrated.stderr}`);
-  const quiet = () => {};
+  // The apps' own output goes to a file, named when something fails to start.
+  const appLog = createWriteStream(join(env.CTS_DATA_DIR, 'apps.log'));
+  const quiet = (app, line) => appLog.write(`[${app}] ${line}\n`);
+  log(`apps log: ${join(env.CTS_DATA_DIR, 'apps.log')}`);
 
   // 1. The distributed stack, one replica each.
-  stack = await startAppProcesses(env, { apps: [...SERVICES, 'gateway'], onOutput: quiet });
+  stack = await startAppProcesses(env, {
+    apps: [...SERVICES, 'gateway'],
+    onOutput: quiet,
+    readyTimeoutMs: 240_000,
+  });
   const dist = { baseUrl: stack.gatewayUrl, adminToken: env.ADMIN_TOKEN };
   const distAccounts = await openAccounts(dist, CLIENTS, 'bd', '1000');
   await new Promise((resolve) => setTimeout(resolve, 10_000)); // startup and the first flushes settle
@@ -85,121 +108,133 @@ try {
       stack.processes.map((p) => p.pid),
       null,
     );
-  const idle = await cpuOver({ apps: appPids(), broker: brokerPids() }, IDLE_SECONDS);
-  results.idle = { ...idle, total: idle.apps + idle.broker };
+  const perApp = Object.fromEntries(stack.processes.map((p) => [p.app, processTree([p.pid], null)]));
+  const idle = await cpuOver({ apps: appPids(), broker: brokerPids(), ...perApp }, IDLE_SECONDS);
+  results.idle = { apps: idle.apps, broker: idle.broker, total: idle.apps + idle.broker };
+  log(`  per app: ${stack.processes.map((p) => `${p.app} ${fmt(idle[p.app])} %`).join(', ')}`);
   log(
     `idle over ${IDLE_SECONDS} s: apps ${fmt(idle.apps)} % + broker ${fmt(idle.broker)} % = ${fmt(results.idle.total)} % of one core (target ≤ 10)`,
   );
 
-  // 2. Latency: one client, sequential; and the bare kafkajs floor on the same broker.
-  const [alice, bob] = distAccounts;
-  results.rtt = await bareKafkaRoundTrip(brokers, 200, fetchWaitMs({}));
-  log(`bare kafkajs request/reply: p50 ${fmt(results.rtt.p50)} ms p90 ${fmt(results.rtt.p90)} ms`);
-  results.distMe = await sequential(200, 20, () => call(dist.baseUrl, 'GET', '/v1/accounts/me', alice.key));
-  log(`distributed GET /v1/accounts/me: p50 ${fmt(results.distMe.p50)} ms p90 ${fmt(results.distMe.p90)} ms`);
-  results.distTransfer = await sequential(20, 3, () =>
-    call(dist.baseUrl, 'POST', '/v1/transfers', alice.key, { to: bob.handle, amount: '0.01' }),
-  );
-  log(`distributed POST /v1/transfers: p50 ${fmt(results.distTransfer.p50)} ms`);
+  underLoad: {
+    if (values['idle-only']) {
+      process.exitCode = results.idle.total <= 10 ? 0 : 1;
+      break underLoad;
+    }
+    // 2. Latency: one client, sequential; and the bare kafkajs floor on the same broker.
+    const [alice, bob] = distAccounts;
+    results.rtt = await bareKafkaRoundTrip(brokers, 200, fetchWaitMs({}));
+    log(`bare kafkajs request/reply: p50 ${fmt(results.rtt.p50)} ms p90 ${fmt(results.rtt.p90)} ms`);
+    results.distMe = await sequential(200, 20, () => call(dist.baseUrl, 'GET', '/v1/accounts/me', alice.key));
+    log(
+      `distributed GET /v1/accounts/me: p50 ${fmt(results.distMe.p50)} ms p90 ${fmt(results.distMe.p90)} ms`,
+    );
+    results.distTransfer = await sequential(20, 3, () =>
+      call(dist.baseUrl, 'POST', '/v1/transfers', alice.key, { to: bob.handle, amount: '0.01' }),
+    );
+    log(`distributed POST /v1/transfers: p50 ${fmt(results.distTransfer.p50)} ms`);
 
-  // 3. Throughput of authenticated reads, 16 clients of 16 accounts.
-  const reads = async (target, accounts) => ({
-    me: await closedLoop(accounts, LOAD_SECONDS, (a) =>
-      call(target.baseUrl, 'GET', '/v1/accounts/me', a.key),
-    ),
-    transfers: await closedLoop(accounts, LOAD_SECONDS, (a) =>
-      call(target.baseUrl, 'GET', '/v1/transfers?limit=20', a.key),
-    ),
-  });
-  results.distReads = await reads(dist, distAccounts);
-  log(
-    `distributed reads, ${CLIENTS} clients: /v1/accounts/me ${fmt(results.distReads.me.rps, 0)} req/s ${JSON.stringify(results.distReads.me.codes)}, /v1/transfers ${fmt(results.distReads.transfers.rps, 0)} req/s ${JSON.stringify(results.distReads.transfers.codes)}`,
-  );
-
-  // 4. Scale-out workload on one replica: reads and transfers at once.
-  const scaleLoad = async (gateways, accounts) => {
-    const pairs = accounts.slice(0, 8);
-    const [readsOut, transfersOut] = await Promise.all([
-      closedLoop(accounts, LOAD_SECONDS, (a, i) =>
-        call(gateways[i % gateways.length], 'GET', '/v1/accounts/me', a.key),
+    // 3. Throughput of authenticated reads, 16 clients of 16 accounts.
+    const reads = async (target, accounts) => ({
+      me: await closedLoop(accounts, LOAD_SECONDS, (a) =>
+        call(target.baseUrl, 'GET', '/v1/accounts/me', a.key),
       ),
-      closedLoop(pairs, LOAD_SECONDS, (a, i) =>
-        call(gateways[i % gateways.length], 'POST', '/v1/transfers', a.key, {
-          to: accounts[(i + 8) % accounts.length].handle,
+      transfers: await closedLoop(accounts, LOAD_SECONDS, (a) =>
+        call(target.baseUrl, 'GET', '/v1/transfers?limit=20', a.key),
+      ),
+    });
+    results.distReads = await reads(dist, distAccounts);
+    log(
+      `distributed reads, ${CLIENTS} clients: /v1/accounts/me ${fmt(results.distReads.me.rps, 0)} req/s ${JSON.stringify(results.distReads.me.codes)}, /v1/transfers ${fmt(results.distReads.transfers.rps, 0)} req/s ${JSON.stringify(results.distReads.transfers.codes)}`,
+    );
+
+    // 4. Scale-out workload on one replica: reads and transfers at once.
+    const scaleLoad = async (gateways, accounts) => {
+      const pairs = accounts.slice(0, 8);
+      const [readsOut, transfersOut] = await Promise.all([
+        closedLoop(accounts, LOAD_SECONDS, (a, i) =>
+          call(gateways[i % gateways.length], 'GET', '/v1/accounts/me', a.key),
+        ),
+        closedLoop(pairs, LOAD_SECONDS, (a, i) =>
+          call(gateways[i % gateways.length], 'POST', '/v1/transfers', a.key, {
+            to: accounts[(i + 8) % accounts.length].handle,
+            amount: '0.01',
+          }),
+        ),
+      ]);
+      return { reads: readsOut, transfers: transfersOut };
+    };
+    results.scale1 = await scaleLoad([dist.baseUrl], distAccounts);
+    log(
+      `1 replica each: ${fmt(results.scale1.reads.rps, 0)} reads/s ${JSON.stringify(results.scale1.reads.codes)} + ${fmt(results.scale1.transfers.rps, 1)} transfers/s ${JSON.stringify(results.scale1.transfers.codes)}`,
+    );
+    await stack.stop();
+    stack = undefined;
+
+    // 5. Two replicas of the gateway and of every service, on fresh consumer groups.
+    const env2 = { ...env, KAFKA_GROUP_SUFFIX: '-r2' };
+    stack = await startAppProcesses(env2, {
+      apps: SERVICES,
+      replicas: Object.fromEntries(SERVICES.map((s) => [s, 2])),
+      onOutput: quiet,
+      readyTimeoutMs: 240_000,
+    });
+    const queries = queryUrlsOf(stack.processes);
+    for (let i = 0; i < 2; i++) {
+      stack.processes.push(
+        await startAppProcess(
+          'gateway',
+          { ...env2, SERVICE_QUERY_URLS: queries, PORT: String(await findFreePort()) },
+          { onOutput: quiet, readyTimeoutMs: 240_000 },
+        ),
+      );
+    }
+    const gateways = stack.processes.filter((p) => p.app === 'gateway');
+    const before = await perReplica(stack.processes);
+    results.scale2 = await scaleLoad(
+      gateways.map((g) => g.url),
+      distAccounts,
+    );
+    const after = await perReplica(stack.processes);
+    results.perReplica = after.map((r, i) => ({ ...r, handled: r.handled - (before[i]?.handled ?? 0) }));
+    log(
+      `2 replicas each: ${fmt(results.scale2.reads.rps, 0)} reads/s ${JSON.stringify(results.scale2.reads.codes)} + ${fmt(results.scale2.transfers.rps, 1)} transfers/s ${JSON.stringify(results.scale2.transfers.codes)}`,
+    );
+    for (const r of results.perReplica)
+      log(
+        `  ${r.app.padEnd(22)} pid ${r.pid}: ${r.handled} ${r.app === 'gateway' ? 'HTTP requests' : 'messages handled'}`,
+      );
+    await stack.stop();
+    stack = undefined;
+
+    // 6. The one-process mode, same calls.
+    const one = await startOneProcess(BENCH_ENV);
+    try {
+      const oneAccounts = await openAccounts(one, CLIENTS, 'bo', '1000');
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      results.oneIdle = (await cpuOver({ all: processTree(one.pids, one.marker) }, IDLE_SECONDS)).all;
+      log(`one-process idle: ${fmt(results.oneIdle)} % of one core (embedded PostgreSQL included)`);
+      results.oneMe = await sequential(200, 20, () =>
+        call(one.baseUrl, 'GET', '/v1/accounts/me', oneAccounts[0].key),
+      );
+      results.oneTransfer = await sequential(20, 3, () =>
+        call(one.baseUrl, 'POST', '/v1/transfers', oneAccounts[0].key, {
+          to: oneAccounts[1].handle,
           amount: '0.01',
         }),
-      ),
-    ]);
-    return { reads: readsOut, transfers: transfersOut };
-  };
-  results.scale1 = await scaleLoad([dist.baseUrl], distAccounts);
-  log(
-    `1 replica each: ${fmt(results.scale1.reads.rps, 0)} reads/s ${JSON.stringify(results.scale1.reads.codes)} + ${fmt(results.scale1.transfers.rps, 1)} transfers/s ${JSON.stringify(results.scale1.transfers.codes)}`,
-  );
-  await stack.stop();
-  stack = undefined;
-
-  // 5. Two replicas of the gateway and of every service, on fresh consumer groups.
-  const env2 = { ...env, KAFKA_GROUP_SUFFIX: '-r2' };
-  stack = await startAppProcesses(env2, {
-    apps: SERVICES,
-    replicas: Object.fromEntries(SERVICES.map((s) => [s, 2])),
-    onOutput: quiet,
-  });
-  const queries = queryUrlsOf(stack.processes);
-  for (let i = 0; i < 2; i++) {
-    stack.processes.push(
-      await startAppProcess(
-        'gateway',
-        { ...env2, SERVICE_QUERY_URLS: queries, PORT: String(await findFreePort()) },
-        { onOutput: quiet },
-      ),
-    );
+      );
+      results.oneReads = await reads(one, oneAccounts);
+      log(
+        `one-process: GET /v1/accounts/me p50 ${fmt(results.oneMe.p50)} ms, POST /v1/transfers p50 ${fmt(results.oneTransfer.p50)} ms, reads ${fmt(results.oneReads.me.rps, 0)} + ${fmt(results.oneReads.transfers.rps, 0)} req/s`,
+      );
+    } finally {
+      await one.stop();
+    }
+    report(results);
   }
-  const gateways = stack.processes.filter((p) => p.app === 'gateway');
-  const before = await perReplica(stack.processes);
-  results.scale2 = await scaleLoad(
-    gateways.map((g) => g.url),
-    distAccounts,
-  );
-  const after = await perReplica(stack.processes);
-  results.perReplica = after.map((r, i) => ({ ...r, handled: r.handled - (before[i]?.handled ?? 0) }));
-  log(
-    `2 replicas each: ${fmt(results.scale2.reads.rps, 0)} reads/s ${JSON.stringify(results.scale2.reads.codes)} + ${fmt(results.scale2.transfers.rps, 1)} transfers/s ${JSON.stringify(results.scale2.transfers.codes)}`,
-  );
-  for (const r of results.perReplica)
-    log(
-      `  ${r.app.padEnd(22)} pid ${r.pid}: ${r.handled} ${r.app === 'gateway' ? 'HTTP requests' : 'messages handled'}`,
-    );
-  await stack.stop();
-  stack = undefined;
-
-  // 6. The one-process mode, same calls.
-  const one = await startOneProcess(BENCH_ENV);
-  try {
-    const oneAccounts = await openAccounts(one, CLIENTS, 'bo', '1000');
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-    results.oneIdle = (await cpuOver({ all: processTree(one.pids, one.marker) }, IDLE_SECONDS)).all;
-    log(`one-process idle: ${fmt(results.oneIdle)} % of one core (embedded PostgreSQL included)`);
-    results.oneMe = await sequential(200, 20, () =>
-      call(one.baseUrl, 'GET', '/v1/accounts/me', oneAccounts[0].key),
-    );
-    results.oneTransfer = await sequential(20, 3, () =>
-      call(one.baseUrl, 'POST', '/v1/transfers', oneAccounts[0].key, {
-        to: oneAccounts[1].handle,
-        amount: '0.01',
-      }),
-    );
-    results.oneReads = await reads(one, oneAccounts);
-    log(
-      `one-process: GET /v1/accounts/me p50 ${fmt(results.oneMe.p50)} ms, POST /v1/transfers p50 ${fmt(results.oneTransfer.p50)} ms, reads ${fmt(results.oneReads.me.rps, 0)} + ${fmt(results.oneReads.transfers.rps, 0)} req/s`,
-    );
-  } finally {
-    await one.stop();
-  }
-  report(results);
 } finally {
   await stack?.stop();
+  await Promise.all(ledgers.map((ledger) => ledger.close()));
   await infra.stop();
 }
 
@@ -227,7 +262,14 @@ function report(r) {
       .filter(([code]) => Number(code) >= 400)
       .reduce((sum, [, n]) => sum + n, 0);
   const scaleErrors = errors(r.scale2.reads) + errors(r.scale2.transfers);
-  const idleReplicas = r.perReplica.filter((p) => p.handled === 0).map((p) => `${p.app} ${p.pid}`);
+  // A replica of an app that did work must have done some; an app this workload never calls
+  // (agents, approvals) is reported as not exercised.
+  const totals = {};
+  for (const p of r.perReplica) totals[p.app] = (totals[p.app] ?? 0) + p.handled;
+  const idleReplicas = r.perReplica
+    .filter((p) => p.handled === 0 && totals[p.app] > 0)
+    .map((p) => `${p.app} ${p.pid}`);
+  const notExercised = Object.keys(totals).filter((app) => totals[app] === 0);
   log('\n| measure | one process | distributed | target | |');
   log('|---|---|---|---|---|');
   row(
@@ -266,6 +308,8 @@ function report(r) {
     scaleErrors === 0 && idleReplicas.length === 0,
   );
   if (idleReplicas.length > 0) log(`replicas that did nothing: ${idleReplicas.join(', ')}`);
+  if (notExercised.length > 0)
+    log(`not exercised by this workload (no agent payments): ${notExercised.join(', ')}`);
   log(
     `\n(2 cores: two replicas of six apps share the same two cores as one replica each, so throughput cannot double here; the replicas show the work spreads and nothing breaks.)`,
   );

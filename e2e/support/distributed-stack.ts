@@ -21,7 +21,7 @@ export interface DistributedStack {
  * database and fresh consumer groups; transfer-service's local ledger in a temporary directory.
  */
 export async function startDistributedStack(
-  options: { apps?: string[]; env?: Record<string, string>; replicas?: Record<string, number> } = {},
+  options: { apps?: string[]; env?: Record<string, string>; replicas?: Record<string, number>; readyTimeoutMs?: number } = {},
 ): Promise<DistributedStack> {
   const db = await createTestDatabase();
   const secrets = generateStackSecrets();
@@ -44,6 +44,7 @@ export async function startDistributedStack(
   const stack = await startAppProcesses(env, {
     apps: options.apps ?? ALL_APPS,
     replicas: options.replicas,
+    readyTimeoutMs: options.readyTimeoutMs,
     onOutput: (app, line) => output.push(`[${app}] ${line}`),
   });
   return {

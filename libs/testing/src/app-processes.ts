@@ -146,7 +146,7 @@ export function queryUrlsOf(processes: AppProcess[]): string {
  */
 export async function startAppProcesses(
   env: Record<string, string | undefined>,
-  options: { apps: string[]; replicas?: Record<string, number>; onOutput?: OutputSink },
+  options: { apps: string[]; replicas?: Record<string, number>; onOutput?: OutputSink; readyTimeoutMs?: number },
 ): Promise<AppProcesses> {
   const processes: AppProcess[] = [];
   const stop = async () => {
@@ -155,7 +155,7 @@ export async function startAppProcesses(
   try {
     const services = options.apps.filter((app) => app !== 'gateway');
     const starting = services.flatMap((app) =>
-      Array.from({ length: options.replicas?.[app] ?? 1 }, () => startAppProcess(app, env, { onOutput: options.onOutput })),
+      Array.from({ length: options.replicas?.[app] ?? 1 }, () => startAppProcess(app, env, { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs })),
     );
     const settled = await Promise.allSettled(starting);
     processes.push(...settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
@@ -165,7 +165,7 @@ export async function startAppProcesses(
     }
     if (options.apps.includes('gateway')) {
       const queries = env.SERVICE_QUERY_URLS ?? queryUrlsOf(processes);
-      processes.push(await startAppProcess('gateway', { ...env, SERVICE_QUERY_URLS: queries }, { onOutput: options.onOutput }));
+      processes.push(await startAppProcess('gateway', { ...env, SERVICE_QUERY_URLS: queries }, { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs }));
     }
   } catch (error) {
     await stop();

@@ -19,6 +19,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { handledMessages } from '../metrics/metrics';
 import { DeadLetters } from './dead-letters';
+import { isTransientFailure } from './transient-failure';
 import { COMMAND_HANDLER, EVENT_HANDLER } from './handler.decorators';
 
 type Method = (envelope: Envelope) => Promise<unknown>;
@@ -139,6 +140,10 @@ export class HandlerRegistrar {
     } catch (error) {
       if (error instanceof DomainError) {
         return { ok: false, error: error.toBody() };
+      }
+      if (isTransientFailure(error)) {
+        this.logger.warn(`${topic} handler met an unavailable dependency: ${error instanceof Error ? error.message : String(error)}`);
+        return fail('service_unavailable', 'A dependency of the service is unavailable; retry with the same Idempotency-Key');
       }
       const errorId = randomUUID();
       this.logger.error(`${topic} handler failed (error id ${errorId}): ${error instanceof Error ? error.stack : String(error)}`);
