@@ -1,5 +1,6 @@
 import { agentsBehaviour } from './support/agents.behaviour';
 import { agentTransactionsBehaviour } from './support/agent-transactions.behaviour';
+import { securityBehaviour } from './support/security.behaviour';
 import { approvalsBehaviour } from './support/approvals.behaviour';
 import { createEnvelope } from '@cts/contracts';
 import { eventually, generateTestCertificates, HttpsReceiver, startAppProcess } from '@cts/testing';
@@ -53,6 +54,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   foundationBehaviour(stack);
   transfersBehaviour(stack);
   agentsBehaviour(stack);
+  securityBehaviour(stack);
   approvalsBehaviour(stack, { expiry: true });
   agentTransactionsBehaviour(stack);
   webhooksBehaviour(stack, () => receiver);

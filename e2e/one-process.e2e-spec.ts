@@ -5,6 +5,7 @@ import { http } from './support/http';
 import { type OneProcessMode, startOneProcessMode } from './support/one-process-mode';
 import { agentsBehaviour } from './support/agents.behaviour';
 import { agentTransactionsBehaviour } from './support/agent-transactions.behaviour';
+import { securityBehaviour } from './support/security.behaviour';
 import { approvalsBehaviour } from './support/approvals.behaviour';
 import { metricsBehaviour } from './support/metrics.behaviour';
 import { OtlpCollector } from './support/otlp-collector';
@@ -46,6 +47,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   foundationBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   transfersBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   agentsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  securityBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   approvalsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), { expiry: false });
   agentTransactionsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));

@@ -6,6 +6,7 @@ import { type Logger } from 'pino';
 import { AccountProvisioning } from './accounts/account-provisioning';
 import { AccountsController } from './accounts/accounts.controller';
 import { AgentAccountsService } from './agents/agent-accounts.service';
+import { AgentApiKeysController } from './agents/agent-api-keys.controller';
 import { AgentsController, OwnAgentsController } from './agents/agents.controller';
 import { BalancesController } from './balances/balances.controller';
 import { SandboxController } from './sandbox/sandbox.controller';
@@ -47,6 +48,7 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   SandboxController,
   OwnAgentsController,
   AgentsController,
+  AgentApiKeysController,
   ApiKeysController,
   AdminAccountsController,
   WebhooksController,

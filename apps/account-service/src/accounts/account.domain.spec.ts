@@ -1,4 +1,4 @@
-import { type AccountState, canVerifyDomain, parseRecipient, toAccountResource } from './account.domain';
+import { type AccountState, canVerifyDomain, effectiveKycStatus, parseRecipient, toAccountResource } from './account.domain';
 
 const account: AccountState = {
   id: 'acct_1',
@@ -55,5 +55,30 @@ describe('parseRecipient', () => {
     for (const to of ['@', '@bad handle', 'not a domain', '', 'http://example.com']) {
       expect(parseRecipient(to)).toEqual({ kind: 'invalid' });
     }
+  });
+});
+
+const accountOf = (type: AccountState['type'], kycStatus: AccountState['kycStatus']): AccountState => ({
+  id: `acct_${type}`,
+  handle: '@acme',
+  type,
+  kycStatus,
+  ownerAccountId: type === 'agent' ? 'acct_personal' : null,
+  addresses: { live: null, test: null },
+  createdAt: new Date(0),
+});
+
+describe('the KYC that governs an account', () => {
+  it("is an agent's owner's current status when the owner was downgraded after the agent's creation", () => {
+    expect(effectiveKycStatus(accountOf('agent', 'verified'), accountOf('personal', 'unverified'))).toBe('unverified');
+    expect(effectiveKycStatus(accountOf('agent', 'enhanced'), accountOf('personal', 'pending'))).toBe('pending');
+  });
+
+  it('is never above what the agent itself was given', () => {
+    expect(effectiveKycStatus(accountOf('agent', 'verified'), accountOf('personal', 'enhanced'))).toBe('verified');
+  });
+
+  it("is an account's own status when it is no agent", () => {
+    expect(effectiveKycStatus(accountOf('personal', 'verified'), null)).toBe('verified');
   });
 });

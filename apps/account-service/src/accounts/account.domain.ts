@@ -32,6 +32,20 @@ export function toAccountResource(account: AccountState, environment: Environmen
   };
 }
 
+const KYC_RANK: Record<KycStatus, number> = { unverified: 0, pending: 1, verified: 2, enhanced: 3 };
+
+/**
+ * The KYC that governs an account's money. An agent acts under its owner's identity checks as they
+ * are now, not as they were when it was created: the lower of its own and its owner's current status,
+ * so an owner downgraded later cannot keep paying through its agents.
+ */
+export function effectiveKycStatus(account: AccountState, owner: AccountState | null): KycStatus {
+  if (account.type !== 'agent' || owner === null) {
+    return account.kycStatus;
+  }
+  return KYC_RANK[owner.kycStatus] < KYC_RANK[account.kycStatus] ? owner.kycStatus : account.kycStatus;
+}
+
 /** Only businesses prove domain ownership: a domain in `to` resolves to the business that verified it. */
 export function canVerifyDomain(type: AccountType): boolean {
   return type === 'business';

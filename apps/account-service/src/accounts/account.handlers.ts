@@ -22,7 +22,7 @@ import { SERVICE_NAME } from '@cts/platform';
 import { ApiKeyRepository } from '../api-keys/api-key.repository';
 import { toApiKeyResource } from '../api-keys/api-key.domain';
 import { isUniqueViolation } from '@cts/persistence';
-import { canVerifyDomain, toAccountResource } from './account.domain';
+import { canVerifyDomain, effectiveKycStatus, toAccountResource } from './account.domain';
 import { AccountRepository } from './account.repository';
 
 @Injectable()
@@ -74,7 +74,11 @@ export class AccountHandlers {
   @OnCommand(GetAccount)
   async get(message: Envelope<RequestOf<typeof GetAccount>>): Promise<Result<ResponseOf<typeof GetAccount>>> {
     const account = await this.accounts.findById(message.payload.account_id);
-    return account ? ok(toAccountResource(account, message.payload.environment)) : fail('account_not_found', 'No such account');
+    if (!account) {
+      return fail('account_not_found', 'No such account');
+    }
+    const owner = account.ownerAccountId ? await this.accounts.findById(account.ownerAccountId) : null;
+    return ok({ ...toAccountResource(account, message.payload.environment), kyc_status: effectiveKycStatus(account, owner) });
   }
 
   @OnCommand(SetKycStatus)

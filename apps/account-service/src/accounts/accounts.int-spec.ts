@@ -2,6 +2,7 @@ import {
   AuthenticateApiKey,
   createEnvelope,
   CreateAccount,
+  CreateApiKey,
   EventTopics,
   GetAccount,
   RecordApiKeyUsage,
@@ -85,7 +86,11 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const keyHash = hash('@dave-test');
     const principal = await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context);
     expect(principal).toEqual({ ok: true, value: { account_id: created.value.account.account_id, key_id: created.value.api_keys[0]?.key_id, environment: 'test' } });
-    const revoked = await bus.send(RevokeApiKey, { account_id: created.value.account.account_id, key_id: created.value.api_keys[0]?.key_id ?? '' }, context);
+    const keyOf = { account_id: created.value.account.account_id, key_id: created.value.api_keys[0]?.key_id ?? '' };
+    // A live key cannot revoke a test key: the other world's key is as unknown as another account's.
+    expect(await bus.send(RevokeApiKey, { ...keyOf, environment: 'live' }, context)).toMatchObject({ ok: false, error: { code: 'api_key_not_found' } });
+    expect(await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context)).toMatchObject({ ok: true });
+    const revoked = await bus.send(RevokeApiKey, { ...keyOf, environment: 'test' }, context);
     expect(revoked.ok && revoked.value.key_hash).toBe(keyHash);
     expect(await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
   });
@@ -95,7 +100,7 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const owner = await bus.send(CreateAccount, newAccount('@erin'), context);
     const other = await bus.send(CreateAccount, newAccount('@frank'), context);
     if (!owner.ok || !other.ok) throw new Error('setup failed');
-    const attempt = await bus.send(RevokeApiKey, { account_id: other.value.account.account_id, key_id: owner.value.api_keys[0]?.key_id ?? '' }, context);
+    const attempt = await bus.send(RevokeApiKey, { account_id: other.value.account.account_id, key_id: owner.value.api_keys[0]?.key_id ?? '', environment: 'test' }, context);
     expect(attempt).toMatchObject({ ok: false, error: { code: 'api_key_not_found' } });
   });
 
@@ -108,8 +113,23 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     await runtime.bus.request(RecordApiKeyUsage.topic, flush);
     await runtime.bus.request(RecordApiKeyUsage.topic, flush);
     await bus.send(RecordApiKeyUsage, { usages: [{ key_id: keyId, requests: 2, last_used_at: '2026-01-01T00:00:00.000Z' }] }, context);
-    const listed = await bus.send(ListApiKeys, { account_id: created.value.account.account_id }, context);
+    const listed = await bus.send(ListApiKeys, { account_id: created.value.account.account_id, environment: 'test' }, context);
     expect(listed.ok && listed.value.api_keys[0]).toMatchObject({ request_count: 5, last_used_at: '2026-01-02T00:00:00.000Z' });
+    expect(await bus.send(ListApiKeys, { account_id: created.value.account.account_id, environment: 'live' }, context)).toEqual({ ok: true, value: { api_keys: [] } });
+  });
+
+  it("refuses an agent's own key its request for another key, and lets its owner provision one", async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const owner = await bus.send(CreateAccount, newAccount('@hank'), context);
+    if (!owner.ok) throw new Error('setup failed');
+    const ownerId = owner.value.account.account_id;
+    const agent = await bus.send(CreateAccount, { ...newAccount('@hank/bot'), type: 'agent', owner_account_id: ownerId, api_keys: [] }, context);
+    if (!agent.ok) throw new Error('setup failed');
+    const agentId = agent.value.account.account_id;
+    const key = { name: 'more', environment: 'test' as const, key_hash: hash('@hank/bot-more'), prefix: 'svc_test_abcd' };
+    expect(await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: agentId }, context)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: newId('acct') }, context)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: ownerId }, context)).toMatchObject({ ok: true, value: { name: 'more' } });
   });
 
   it('dead-letters an invalid command with the reason and replies invalid_message', async () => {

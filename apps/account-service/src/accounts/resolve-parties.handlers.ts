@@ -11,7 +11,7 @@ import {
   type Result,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
-import { type AccountState, parseRecipient } from './account.domain';
+import { type AccountState, effectiveKycStatus, parseRecipient } from './account.domain';
 import { AccountRepository } from './account.repository';
 
 type Resolution = ResponseOf<typeof ResolveParties>;
@@ -88,7 +88,7 @@ export class ResolvePartiesHandlers {
       account_id: account.id,
       handle: account.handle,
       type: account.type,
-      kyc_status: account.kycStatus,
+      kyc_status: effectiveKycStatus(account, owner),
       address,
       owner: owner ? { account_id: owner.id, handle: owner.handle } : null,
     };

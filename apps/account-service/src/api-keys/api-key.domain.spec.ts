@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ApiKeyState, authenticates, laterOf, toApiKeyResource } from './api-key.domain';
+import { type ApiKeyState, authenticates, laterOf, mayIssueKeyFor, toApiKeyResource } from './api-key.domain';
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -61,5 +61,23 @@ describe('toApiKeyResource', () => {
       revoked_at: null,
     });
     expect(JSON.stringify(resource)).not.toContain(key.keyHash);
+  });
+});
+
+const person = { id: 'acct_person', type: 'personal', ownerAccountId: null };
+const agent = { id: 'acct_agent', type: 'agent', ownerAccountId: 'acct_person' };
+
+describe('who may get a new API key', () => {
+  it('lets an account create its own keys, and an operator any', () => {
+    expect(mayIssueKeyFor(person, 'acct_person')).toBe(true);
+    expect(mayIssueKeyFor(person, null)).toBe(true);
+    expect(mayIssueKeyFor(agent, null)).toBe(true);
+  });
+
+  it("refuses an agent's own key and lets only its owner provision the agent's keys", () => {
+    expect(mayIssueKeyFor(agent, 'acct_agent')).toBe(false);
+    expect(mayIssueKeyFor(agent, 'acct_person')).toBe(true);
+    expect(mayIssueKeyFor(agent, 'acct_stranger')).toBe(false);
+    expect(mayIssueKeyFor(person, 'acct_stranger')).toBe(false);
   });
 });

@@ -38,3 +38,17 @@ export function authenticates(key: ApiKeyState, presentedHash: string): boolean 
 export function laterOf(current: Date | null, candidate: Date): Date {
   return current !== null && current > candidate ? current : candidate;
 }
+
+/**
+ * Who may get a new key for `account`: an operator (null), the account itself unless it is an agent
+ * (an agent minting keys would escape its owner's control), and an agent's owner.
+ */
+export function mayIssueKeyFor(
+  account: { id: string; type: string; ownerAccountId: string | null },
+  issuedBy: string | null,
+): boolean {
+  if (issuedBy === null) {
+    return true;
+  }
+  return account.type === 'agent' ? issuedBy === account.ownerAccountId : issuedBy === account.id;
+}

@@ -18,7 +18,7 @@ import {
 import { OnCommand } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
 import { AccountRepository } from '../accounts/account.repository';
-import { authenticates, toApiKeyResource } from './api-key.domain';
+import { authenticates, mayIssueKeyFor, toApiKeyResource } from './api-key.domain';
 import { ApiKeyRepository } from './api-key.repository';
 
 @Injectable()
@@ -31,10 +31,19 @@ export class ApiKeyHandlers {
 
   @OnCommand(CreateApiKey)
   async create(message: Envelope<RequestOf<typeof CreateApiKey>>): Promise<Result<ResponseOf<typeof CreateApiKey>>> {
-    const { account_id, key } = message.payload;
+    const { account_id, key, issued_by } = message.payload;
     return this.unitOfWork.run(async (tx) => {
-      if (!(await this.accounts.findById(account_id, tx.manager))) {
+      const account = await this.accounts.findById(account_id, tx.manager);
+      if (!account) {
         return fail('account_not_found', 'No such account');
+      }
+      if (!mayIssueKeyFor(account, issued_by)) {
+        return fail(
+          'forbidden',
+          account.type === 'agent'
+            ? "An agent cannot create API keys: its owner provisions them (POST /v1/agents/{account_id}/api-keys)"
+            : 'A key can only be created for its own account',
+        );
       }
       const created = await this.apiKeys.insert({ id: newId('key'), accountId: account_id, ...key }, tx.manager);
       return ok(toApiKeyResource(created));
@@ -43,15 +52,15 @@ export class ApiKeyHandlers {
 
   @OnCommand(ListApiKeys)
   async list(message: Envelope<RequestOf<typeof ListApiKeys>>): Promise<Result<ResponseOf<typeof ListApiKeys>>> {
-    const keys = await this.apiKeys.listForAccount(message.payload.account_id);
+    const keys = await this.apiKeys.listForAccount(message.payload.account_id, message.payload.environment);
     return ok({ api_keys: keys.map(toApiKeyResource) });
   }
 
   @OnCommand(RevokeApiKey)
   async revoke(message: Envelope<RequestOf<typeof RevokeApiKey>>): Promise<Result<ResponseOf<typeof RevokeApiKey>>> {
-    const { account_id, key_id } = message.payload;
+    const { account_id, key_id, environment } = message.payload;
     return this.unitOfWork.run(async (tx) => {
-      const key = await this.apiKeys.findForAccount(account_id, key_id, tx.manager);
+      const key = await this.apiKeys.findForAccount(account_id, key_id, environment, tx.manager);
       if (!key) {
         return fail('api_key_not_found', 'No such API key');
       }

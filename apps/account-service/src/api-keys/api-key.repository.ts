@@ -45,14 +45,14 @@ export class ApiKeyRepository {
     return toState(await manager.save(row));
   }
 
-  async listForAccount(accountId: string): Promise<ApiKeyState[]> {
-    const rows = await this.dataSource.manager.find(ApiKeyEntity, { where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  async listForAccount(accountId: string, environment: Environment): Promise<ApiKeyState[]> {
+    const rows = await this.dataSource.manager.find(ApiKeyEntity, { where: { accountId, environment }, order: { createdAt: 'ASC', id: 'ASC' } });
     return rows.map(toState);
   }
 
-  /** Scoped by account: another account's key id is indistinguishable from an unknown one. */
-  async findForAccount(accountId: string, id: string, manager: EntityManager): Promise<ApiKeyState | null> {
-    const row = await manager.findOne(ApiKeyEntity, { where: { accountId, id }, lock: { mode: 'pessimistic_write' } });
+  /** Scoped by account and environment: another's key id is indistinguishable from an unknown one. */
+  async findForAccount(accountId: string, id: string, environment: Environment, manager: EntityManager): Promise<ApiKeyState | null> {
+    const row = await manager.findOne(ApiKeyEntity, { where: { accountId, id, environment }, lock: { mode: 'pessimistic_write' } });
     return row ? toState(row) : null;
   }
 

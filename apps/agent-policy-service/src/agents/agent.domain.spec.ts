@@ -6,23 +6,27 @@ const agent: AgentState = {
   ownerHandle: '@acme',
   name: 'payroll',
   handle: '@acme/payroll',
-  publicKey: 'PubKey111',
+  addresses: { live: 'LiveKey111', test: 'TestKey111' },
   status: 'active',
-  spendPolicyId: 'pol_1',
   createdAt: new Date('2026-01-02T03:04:05.678Z'),
 };
 
 describe('agents', () => {
   it('shows the agent resource of spec §2.3 with its owner and creation time', () => {
-    expect(toAgentResource(agent)).toEqual({
+    expect(toAgentResource(agent, 'live', 'pol_1')).toEqual({
       account_id: 'acct_agent',
       handle: '@acme/payroll',
-      public_key: 'PubKey111',
+      public_key: 'LiveKey111',
       status: 'active',
       spend_policy_id: 'pol_1',
       owner_account_id: 'acct_owner',
       created_at: '2026-01-02T03:04:05.678Z',
     });
+  });
+
+  it("shows the address on the caller key's ledger", () => {
+    expect(toAgentResource(agent, 'test', 'pol_2')).toMatchObject({ public_key: 'TestKey111', spend_policy_id: 'pol_2' });
+    expect(toAgentResource({ ...agent, addresses: { live: 'LiveKey111', test: null } }, 'test', 'pol_2').public_key).toBeNull();
   });
 
   it('namespaces the handle under the owner', () => {

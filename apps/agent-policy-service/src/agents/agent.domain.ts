@@ -1,4 +1,4 @@
-import { type AccountType, type Agent, type AgentStatus, type PartyRef } from '@cts/contracts';
+import { type AccountType, type Agent, type AgentStatus, type Environment, type PartyRef } from '@cts/contracts';
 
 export interface AgentState {
   accountId: string;
@@ -6,19 +6,24 @@ export interface AgentState {
   ownerHandle: string;
   name: string;
   handle: string;
-  publicKey: string;
+  /** The agent's address on each ledger (null: created before both were kept here). */
+  addresses: Record<Environment, string | null>;
   status: AgentStatus;
-  spendPolicyId: string;
   createdAt: Date;
 }
 
-export function toAgentResource(agent: AgentState): Agent {
+/** The agent as seen from `environment`: that ledger's address and that environment's policy. */
+export function toAgentResource(
+  agent: AgentState,
+  environment: Environment,
+  spendPolicyId: string,
+): Omit<Agent, 'public_key'> & { public_key: string | null } {
   return {
     account_id: agent.accountId,
     handle: agent.handle,
-    public_key: agent.publicKey,
+    public_key: agent.addresses[environment],
     status: agent.status,
-    spend_policy_id: agent.spendPolicyId,
+    spend_policy_id: spendPolicyId,
     owner_account_id: agent.ownerAccountId,
     created_at: agent.createdAt.toISOString(),
   };

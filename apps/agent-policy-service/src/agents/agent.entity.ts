@@ -20,14 +20,15 @@ export class AgentEntity {
   @Column({ type: 'text' })
   handle!: string;
 
-  @Column({ type: 'text', name: 'public_key' })
-  publicKey!: string;
+  /** The agent's address on each ledger; null only for agents created before both were kept. */
+  @Column({ type: 'text', name: 'address_live', nullable: true })
+  addressLive!: string | null;
+
+  @Column({ type: 'text', name: 'address_test', nullable: true })
+  addressTest!: string | null;
 
   @Column({ type: 'text' })
   status!: string;
-
-  @Column({ type: 'text', name: 'spend_policy_id' })
-  spendPolicyId!: string;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt!: Date;

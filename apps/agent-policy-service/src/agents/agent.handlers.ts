@@ -3,6 +3,7 @@ import {
   AgentCreated,
   contextFrom,
   CreateAgent,
+  ENVIRONMENTS,
   type Envelope,
   fail,
   ListAgents,
@@ -18,7 +19,14 @@ import { SERVICE_NAME } from '@cts/platform';
 import { isUniqueViolation } from '@cts/persistence';
 import { validateNewPolicy } from '../policies/policy-validation.domain';
 import { SpendPolicyRepository } from '../policies/spend-policy.repository';
-import { agentHandleFor, agentRef, canOwnAgents, ownerRef, toAgentResource } from './agent.domain';
+import {
+  agentHandleFor,
+  agentRef,
+  type AgentState,
+  canOwnAgents,
+  ownerRef,
+  toAgentResource,
+} from './agent.domain';
 import { AgentRepository } from './agent.repository';
 
 type CreateAgentRequest = RequestOf<typeof CreateAgent>;
@@ -47,13 +55,17 @@ export class AgentHandlers {
       });
     }
     const taken = () => fail('handle_taken', `${request.handle} is already taken`, { param: 'name' });
+    // The reply shows the caller key's world; an operator (no key) sees live, as for accounts.
+    const environment = message.environment ?? 'live';
+    const created = (agent: AgentState, policyId: string) => ok({ ...toAgentResource(agent, environment, policyId), public_key: request.addresses[environment] });
     try {
       const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
         const existing = await this.agents.findById(request.agent_account_id, tx.manager);
         if (existing) {
           // A retry of a creation that went through: the same answer, not an error.
-          return existing.ownerAccountId === request.owner.account_id && existing.name === request.name
-            ? ok(toAgentResource(existing))
+          const policy = await this.policies.findByAgent(existing.accountId, environment, tx.manager);
+          return existing.ownerAccountId === request.owner.account_id && existing.name === request.name && policy
+            ? created(existing, policy.id)
             : fail('invalid_request', 'This account is already registered as an agent', {
                 param: 'agent_account_id',
               });
@@ -61,12 +73,6 @@ export class AgentHandlers {
         if (await this.agents.nameTaken(request.owner.account_id, request.name, tx.manager)) {
           return taken();
         }
-        const policyId = newId('pol');
-        const updatedAt = new Date();
-        await this.policies.save(
-          { id: policyId, agentAccountId: request.agent_account_id, updatedAt, ...policy.value },
-          tx.manager,
-        );
         const agent = await this.agents.insert(
           {
             accountId: request.agent_account_id,
@@ -74,24 +80,32 @@ export class AgentHandlers {
             ownerHandle: request.owner.handle,
             name: request.name,
             handle: request.handle,
-            publicKey: request.public_key,
+            addresses: request.addresses,
             status: 'active',
-            spendPolicyId: policyId,
           },
           tx.manager,
         );
-        await tx.emit(
-          AgentCreated,
-          agent.accountId,
-          {
-            agent: agentRef(agent),
-            owner: ownerRef(agent),
-            spend_policy_id: policyId,
-            created_at: agent.createdAt.toISOString(),
-          },
-          contextFrom(message),
-        );
-        return ok(toAgentResource(agent));
+        const updatedAt = new Date();
+        const policyIds = { live: newId('pol'), test: newId('pol') };
+        for (const env of ENVIRONMENTS) {
+          // Both worlds start from the same request; from then on each changes only with its own keys.
+          await this.policies.save(
+            { id: policyIds[env], agentAccountId: agent.accountId, environment: env, updatedAt, ...policy.value },
+            tx.manager,
+          );
+          await tx.emit(
+            AgentCreated,
+            agent.accountId,
+            {
+              agent: agentRef(agent),
+              owner: ownerRef(agent),
+              spend_policy_id: policyIds[env],
+              created_at: agent.createdAt.toISOString(),
+            },
+            { ...contextFrom(message), environment: env },
+          );
+        }
+        return created(agent, policyIds[environment]);
       });
       return value;
     } catch (error) {
@@ -106,8 +120,21 @@ export class AgentHandlers {
   async list(
     message: Envelope<RequestOf<typeof ListAgents>>,
   ): Promise<Result<ResponseOf<typeof ListAgents>>> {
-    const agents = await this.agents.listByOwner(message.payload.owner_account_id);
-    return ok({ agents: agents.map(toAgentResource) });
+    const { owner_account_id, environment } = message.payload;
+    const agents = await this.agents.listByOwner(owner_account_id);
+    const policyIds = await this.policies.idsByAgent(
+      agents.map((agent) => agent.accountId),
+      environment,
+    );
+    return ok({
+      agents: agents.map((agent) => {
+        const policyId = policyIds.get(agent.accountId);
+        if (policyId === undefined) {
+          throw new Error(`agent ${agent.accountId} has no ${environment} spend policy`);
+        }
+        return toAgentResource(agent, environment, policyId);
+      }),
+    });
   }
 
   private refusal(request: CreateAgentRequest): Result<never> | null {

@@ -10,9 +10,8 @@ const toState = (row: AgentEntity): AgentState => ({
   ownerHandle: row.ownerHandle,
   name: row.name,
   handle: row.handle,
-  publicKey: row.publicKey,
+  addresses: { live: row.addressLive, test: row.addressTest },
   status: row.status as AgentStatus,
-  spendPolicyId: row.spendPolicyId,
   createdAt: row.createdAt,
 });
 
@@ -45,7 +44,9 @@ export class AgentRepository {
   }
 
   async insert(agent: Omit<AgentState, 'createdAt'>, manager: EntityManager): Promise<AgentState> {
-    return toState(await manager.save(manager.create(AgentEntity, agent)));
+    const { addresses, ...columns } = agent;
+    const row = manager.create(AgentEntity, { ...columns, addressLive: addresses.live, addressTest: addresses.test });
+    return toState(await manager.save(row));
   }
 
   async listByOwner(ownerAccountId: string): Promise<AgentState[]> {

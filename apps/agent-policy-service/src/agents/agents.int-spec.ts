@@ -23,7 +23,7 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
       value: {
         account_id: request.agent_account_id,
         handle: `${owner.handle}/payroll`,
-        public_key: request.public_key,
+        public_key: request.addresses.test,
         status: 'active',
         spend_policy_id: expect.stringMatching(/^pol_/),
         owner_account_id: owner.account_id,
@@ -33,7 +33,7 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     if (!created.ok) return;
     const policy = await harness.bus.send(
       GetSpendPolicy,
-      { caller_account_id: owner.account_id, agent_account_id: request.agent_account_id },
+      { caller_account_id: owner.account_id, agent_account_id: request.agent_account_id, environment: 'test' },
       context,
     );
     expect(policy).toEqual({
@@ -56,6 +56,7 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
         harness.published.find(
           (e) =>
             e.type === 'agent.created' &&
+            (e as unknown as { environment: string }).environment === 'test' &&
             (e.payload.agent as { account_id: string }).account_id === request.agent_account_id,
         )?.payload,
       ).toEqual({
@@ -77,13 +78,13 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
       context,
     );
     await harness.bus.send(CreateAgent, harness.createRequest(other, 'first', limits), context);
-    const listed = await harness.bus.send(ListAgents, { owner_account_id: owner.account_id }, context);
+    const listed = await harness.bus.send(ListAgents, { owner_account_id: owner.account_id, environment: 'test' }, context);
     expect(listed.ok && listed.value.agents.map((a) => a.handle)).toEqual([
       `${owner.handle}/first`,
       `${owner.handle}/second`,
     ]);
     expect(listed.ok && listed.value.agents).toEqual([first.ok && first.value, second.ok && second.value]);
-    expect(await harness.bus.send(ListAgents, { owner_account_id: 'acct_nobody' }, context)).toEqual({
+    expect(await harness.bus.send(ListAgents, { owner_account_id: 'acct_nobody', environment: 'test' }, context)).toEqual({
       ok: true,
       value: { agents: [] },
     });
@@ -128,7 +129,7 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     const owner = harness.newOwner();
     const result = await harness.bus.send(CreateAgent, harness.createRequest(owner, 'bot', policy), context);
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_policy', param } });
-    expect(await harness.bus.send(ListAgents, { owner_account_id: owner.account_id }, context)).toEqual({
+    expect(await harness.bus.send(ListAgents, { owner_account_id: owner.account_id, environment: 'test' }, context)).toEqual({
       ok: true,
       value: { agents: [] },
     });
@@ -155,7 +156,7 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
   it('shows the policy to the owner only: the agent itself and strangers get not_agent_owner', async () => {
     const { agent, owner } = await harness.agentWith(limits);
     const get = (caller: string, agentId = agent.account_id) =>
-      harness.bus.send(GetSpendPolicy, { caller_account_id: caller, agent_account_id: agentId }, context);
+      harness.bus.send(GetSpendPolicy, { caller_account_id: caller, agent_account_id: agentId, environment: 'test' }, context);
     expect((await get(owner.account_id)).ok).toBe(true);
     expect(await get(agent.account_id)).toMatchObject({ ok: false, error: { code: 'not_agent_owner' } });
     expect(await get('acct_stranger')).toMatchObject({ ok: false, error: { code: 'not_agent_owner' } });
@@ -170,12 +171,12 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     const update = (patch: Record<string, unknown>, caller = owner.account_id) =>
       harness.bus.send(
         UpdateSpendPolicy,
-        { caller_account_id: caller, agent_account_id: agent.account_id, patch },
+        { caller_account_id: caller, agent_account_id: agent.account_id, environment: 'test', patch },
         context,
       );
     const before = await harness.bus.send(
       GetSpendPolicy,
-      { caller_account_id: owner.account_id, agent_account_id: agent.account_id },
+      { caller_account_id: owner.account_id, agent_account_id: agent.account_id, environment: 'test' },
       context,
     );
     if (!before.ok) throw new Error('setup failed');
@@ -237,7 +238,7 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     expect(
       await harness.bus.send(
         UpdateSpendPolicy,
-        { caller_account_id: owner.account_id, agent_account_id: 'acct_unknown', patch: {} },
+        { caller_account_id: owner.account_id, agent_account_id: 'acct_unknown', environment: 'test', patch: {} },
         context,
       ),
     ).toMatchObject({
@@ -246,7 +247,7 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     });
     const after = await harness.bus.send(
       GetSpendPolicy,
-      { caller_account_id: owner.account_id, agent_account_id: agent.account_id },
+      { caller_account_id: owner.account_id, agent_account_id: agent.account_id, environment: 'test' },
       context,
     );
     expect(after).toEqual(updated);
@@ -257,12 +258,12 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     const update = (patch: Record<string, unknown>) =>
       harness.bus.send(
         UpdateSpendPolicy,
-        { caller_account_id: owner.account_id, agent_account_id: agent.account_id, patch },
+        { caller_account_id: owner.account_id, agent_account_id: agent.account_id, environment: 'test', patch },
         context,
       );
     const before = await harness.bus.send(
       GetSpendPolicy,
-      { caller_account_id: owner.account_id, agent_account_id: agent.account_id },
+      { caller_account_id: owner.account_id, agent_account_id: agent.account_id, environment: 'test' },
       context,
     );
     expect(await update({})).toEqual(before);

@@ -21,7 +21,8 @@ export class OwnPolicyHandlers {
   async get(
     message: Envelope<RequestOf<typeof GetOwnSpendPolicy>>,
   ): Promise<Result<ResponseOf<typeof GetOwnSpendPolicy>>> {
-    const policy = await this.policies.findByAgent(message.payload.agent_account_id);
+    const { agent_account_id, environment } = message.payload;
+    const policy = await this.policies.findByAgent(agent_account_id, environment);
     return policy
       ? ok(toSpendPolicyResource(policy))
       : fail('agent_not_found', 'This account is not an agent: only agent accounts run under a spend policy');

@@ -17,7 +17,7 @@ describe('agent-policy-service: an agent reads its own spend policy (real Postgr
     const own = await harness.bus.send(GetOwnSpendPolicy, { agent_account_id: agent.account_id, environment: 'test' }, context);
     const byOwner = await harness.bus.send(
       GetSpendPolicy,
-      { caller_account_id: owner.account_id, agent_account_id: agent.account_id },
+      { caller_account_id: owner.account_id, agent_account_id: agent.account_id, environment: 'test' },
       context,
     );
     expect(own).toEqual(byOwner);

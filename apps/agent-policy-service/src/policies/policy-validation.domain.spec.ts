@@ -159,6 +159,7 @@ describe('validateNewPolicy', () => {
             ...created,
             id: 'pol_1',
             agentAccountId: 'acct_1',
+            environment: 'live',
             updatedAt: new Date(0),
           });
           expect(rules(fields)).toEqual(created);

@@ -3,6 +3,7 @@ import {
   AgentPolicyUpdated,
   contextFrom,
   type Envelope,
+  type Environment,
   fail,
   GetSpendPolicy,
   ok,
@@ -36,8 +37,8 @@ export class PolicyHandlers {
   async get(
     message: Envelope<RequestOf<typeof GetSpendPolicy>>,
   ): Promise<Result<ResponseOf<typeof GetSpendPolicy>>> {
-    const { caller_account_id, agent_account_id } = message.payload;
-    const owned = await this.ownedAgent(caller_account_id, await this.agents.findById(agent_account_id));
+    const { caller_account_id, agent_account_id, environment } = message.payload;
+    const owned = await this.ownedAgent(caller_account_id, environment, await this.agents.findById(agent_account_id));
     return owned.ok ? ok(toSpendPolicyResource(owned.policy)) : owned.result;
   }
 
@@ -49,10 +50,11 @@ export class PolicyHandlers {
   async update(
     message: Envelope<RequestOf<typeof UpdateSpendPolicy>>,
   ): Promise<Result<ResponseOf<typeof UpdateSpendPolicy>>> {
-    const { caller_account_id, agent_account_id, patch } = message.payload;
+    const { caller_account_id, agent_account_id, environment, patch } = message.payload;
     const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
       const owned = await this.ownedAgent(
         caller_account_id,
+        environment,
         await this.agents.lockById(agent_account_id, tx.manager),
         tx.manager,
       );
@@ -83,7 +85,8 @@ export class PolicyHandlers {
           changed_fields: changed,
           updated_at: saved.updatedAt.toISOString(),
         },
-        contextFrom(message),
+        // Announced in the world whose policy changed, whatever the envelope says.
+        { ...contextFrom(message), environment },
       );
       return ok(toSpendPolicyResource(saved));
     });
@@ -92,6 +95,7 @@ export class PolicyHandlers {
 
   private async ownedAgent(
     caller: string,
+    environment: Environment,
     agent: AgentState | null,
     manager?: EntityManager,
   ): Promise<Owned> {
@@ -104,9 +108,9 @@ export class PolicyHandlers {
         result: fail('not_agent_owner', 'Only the account that owns this agent can manage its spend policy'),
       };
     }
-    const policy = await this.policies.findByAgent(agent.accountId, manager);
+    const policy = await this.policies.findByAgent(agent.accountId, environment, manager);
     if (!policy) {
-      throw new Error(`agent ${agent.accountId} has no spend policy`);
+      throw new Error(`agent ${agent.accountId} has no ${environment} spend policy`);
     }
     return { ok: true, agent, policy };
   }

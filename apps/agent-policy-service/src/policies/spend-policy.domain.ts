@@ -1,4 +1,4 @@
-import { type SpendPolicy, type SpendPolicyField } from '@cts/contracts';
+import { type Environment, type SpendPolicy, type SpendPolicyField } from '@cts/contracts';
 import { limitToNumber } from './policy-amounts.domain';
 
 /** The rules of a spend policy, validated. Limits in millionths of an asset unit. */
@@ -21,6 +21,7 @@ export interface SpendPolicyRules {
 export interface SpendPolicyState extends SpendPolicyRules {
   id: string;
   agentAccountId: string;
+  environment: Environment;
   updatedAt: Date;
 }
 

@@ -7,15 +7,21 @@ export const bigintColumn: ValueTransformer = {
   from: (value: string | null) => (value === null ? null : BigInt(value)),
 };
 
-/** One policy per agent. Limits are policy settings (millionths of an asset unit), not transfer amounts. */
+/**
+ * One policy per agent and environment: a test key never reads or changes what governs live money.
+ * Limits are policy settings (millionths of an asset unit), not transfer amounts.
+ */
 @Entity({ schema: 'agents', name: 'spend_policies' })
+@Index('UQ_spend_policies_agent_environment', ['agentAccountId', 'environment'], { unique: true })
 export class SpendPolicyEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'PK_agents_spend_policies' })
   id!: string;
 
-  @Index('UQ_spend_policies_agent', { unique: true })
   @Column({ type: 'text', name: 'agent_account_id' })
   agentAccountId!: string;
+
+  @Column({ type: 'text' })
+  environment!: string;
 
   @Column({ type: 'bigint', name: 'daily_limit_micros', transformer: bigintColumn })
   dailyLimit!: bigint;

@@ -44,9 +44,9 @@ export class SpendHandlers {
       if (!agent) {
         return ok({ decision: 'not_agent' });
       }
-      const policy = await this.policies.findByAgent(agent.accountId, tx.manager);
+      const policy = await this.policies.findByAgent(agent.accountId, request.environment, tx.manager);
       if (!policy) {
-        throw new Error(`agent ${agent.accountId} has no spend policy`);
+        throw new Error(`agent ${agent.accountId} has no ${request.environment} spend policy`);
       }
       const existing = await this.ledger.findReservation(request.reservation_id, tx.manager);
       if (existing && existing.agentAccountId !== agent.accountId) {

@@ -177,6 +177,7 @@ describe('agent-policy-service spend evaluation on a real PostgreSQL', () => {
       {
         caller_account_id: owner.account_id,
         agent_account_id: agent.account_id,
+        environment: 'test',
         patch: { daily_limit_usdc: 99, per_transaction_limit_usdc: 99 },
       },
       context,
@@ -231,6 +232,7 @@ describe('agent-policy-service spend evaluation on a real PostgreSQL', () => {
       {
         caller_account_id: owner.account_id,
         agent_account_id: agent.account_id,
+        environment: 'test',
         patch: { assets: ['USDC', 'SOL'] },
       },
       context,

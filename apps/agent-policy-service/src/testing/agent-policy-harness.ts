@@ -81,7 +81,10 @@ export class AgentPolicyHarness {
       agent_account_id: newId('acct'),
       name,
       handle: `${owner.handle}/${name}`,
-      public_key: `PubKey${Math.random().toString(36).slice(2)}`,
+      addresses: {
+        live: `LiveKey${Math.random().toString(36).slice(2)}`,
+        test: `TestKey${Math.random().toString(36).slice(2)}`,
+      },
       spend_policy,
     } satisfies RequestOf<typeof CreateAgent>;
   }

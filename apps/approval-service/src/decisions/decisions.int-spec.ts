@@ -41,7 +41,7 @@ describe('approval-service approve and reject on a real PostgreSQL', () => {
         confidential: true,
         sealed_amount: request.sealed_amount,
         sealed_memo: 's1.memo',
-        idempotency_key: `approval:${id}`,
+        idempotency_key: `internal:approval:${id}`,
         approved_transfer_id: request.reservation_id,
       },
     ]);
@@ -265,7 +265,7 @@ describe('approval-service approve and reject on a real PostgreSQL', () => {
     await eventually(async () => expect((await harness.row(id)).status).toBe('approved'));
     expect(restarted.transfers.callsFor(id)).toEqual([
       expect.objectContaining({
-        idempotency_key: `approval:${id}`,
+        idempotency_key: `internal:approval:${id}`,
         approved_transfer_id: request.reservation_id,
       }),
     ]);

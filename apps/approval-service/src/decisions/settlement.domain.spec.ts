@@ -67,7 +67,7 @@ describe('settlementOutcome: what transfer-service’s answer means', () => {
   });
 
   it('uses one idempotency key per transaction', () => {
-    expect(settlementIdempotencyKey({ id: 'atx_1' })).toBe('approval:atx_1');
+    expect(settlementIdempotencyKey({ id: 'atx_1' })).toBe('internal:approval:atx_1');
   });
 
   it('backs off follow-ups by doubling, up to ten minutes', () => {

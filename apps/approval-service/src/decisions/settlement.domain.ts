@@ -1,8 +1,18 @@
-import { type CreateTransfer, type ErrorCode, type ResponseOf, type Result } from '@cts/contracts';
+import {
+  type CreateTransfer,
+  type ErrorCode,
+  internalIdempotencyKey,
+  type ResponseOf,
+  type Result,
+} from '@cts/contracts';
 import { type AgentTransaction } from '../transactions/agent-transaction.domain';
 
-/** The idempotency key of the one transfer an approval may create: a resend returns that transfer. */
-export const settlementIdempotencyKey = (tx: Pick<AgentTransaction, 'id'>): string => `approval:${tx.id}`;
+/**
+ * The idempotency key of the one transfer an approval may create: a resend returns that transfer. In
+ * the internal namespace: an agent sending `Idempotency-Key: approval:<id>` gets a key of its own.
+ */
+export const settlementIdempotencyKey = (tx: Pick<AgentTransaction, 'id'>): string =>
+  internalIdempotencyKey(`approval:${tx.id}`);
 
 export type SettlementOutcome =
   | { kind: 'approved'; transferId: string }

@@ -62,7 +62,7 @@ export class FakeTransferService {
   callsFor(transactionId: string): RequestOf<typeof CreateTransfer>[] {
     return this.received
       .map((e) => e.payload)
-      .filter((p) => p.idempotency_key === `approval:${transactionId}`);
+      .filter((p) => p.idempotency_key === `internal:approval:${transactionId}`);
   }
 }
 

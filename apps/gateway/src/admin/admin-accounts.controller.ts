@@ -63,7 +63,7 @@ export class AdminAccountsController {
     @Param('account_id', { schema: AccountIdParam }) accountId: string,
     @Body({ schema: CreateKeyBody }) body: CreateKeyBody,
   ): Promise<ApiKeyWithSecret> {
-    return this.apiKeys.create(accountId, body.name, body.environment, adminContextOf(req, accountId));
+    return this.apiKeys.create(accountId, body.name, body.environment, null, adminContextOf(req, accountId));
   }
 
   @Post(':account_id/domains')

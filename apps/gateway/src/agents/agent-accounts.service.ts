@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Agent, CreateAccount, CreateAgent, DomainError, GetAccount } from '@cts/contracts';
+import { type Agent, CreateAccount, CreateAgent, DomainError, GetAccount, ListAgents } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { AccountProvisioning } from '../accounts/account-provisioning';
 import { type Caller } from '../http/request-context';
@@ -35,7 +35,7 @@ export class AgentAccountsService {
           agent_account_id: provisioned.accountId,
           name: body.name,
           handle,
-          public_key: provisioned.addresses[environment],
+          addresses: provisioned.addresses,
           spend_policy: body.spend_policy,
         },
         caller.context,
@@ -58,5 +58,33 @@ export class AgentAccountsService {
       ),
     );
     return { ...agent, decryption_key: provisioned.decryptionKey };
+  }
+
+  /**
+   * The caller's agents as seen from its key's environment. An agent created before agent-policy-service
+   * kept both addresses lacks one: account-service, which always kept both, answers for it.
+   */
+  async list(caller: Caller): Promise<{ agents: Agent[] }> {
+    const { account_id, environment } = caller.principal;
+    const { agents } = unwrap(
+      await this.commands.send(ListAgents, { owner_account_id: account_id, environment }, caller.context),
+    );
+    return {
+      agents: await Promise.all(
+        agents.map(async (agent) => ({
+          ...agent,
+          public_key: agent.public_key ?? (await this.addressOf(agent.account_id, caller)),
+        })),
+      ),
+    };
+  }
+
+  private async addressOf(accountId: string, caller: Caller): Promise<string> {
+    const { environment } = caller.principal;
+    const account = unwrap(await this.commands.send(GetAccount, { account_id: accountId, environment }, caller.context));
+    if (account.public_key === null) {
+      throw new DomainError('service_unavailable', 'The agent has no ledger account in this environment yet');
+    }
+    return account.public_key;
   }
 }

@@ -22,7 +22,7 @@ describe('/v1/api-keys', () => {
     await gateway.close();
   });
 
-  it("lists the account's keys with their usage, never a secret", async () => {
+  it("lists the account's keys of the calling key's environment with their usage, never a secret", async () => {
     const bob = seedAccount(gateway.accounts, '@bob');
 
     const res = await request(gateway.url)
@@ -31,8 +31,8 @@ describe('/v1/api-keys', () => {
       .expect(200);
 
     const keys = (res.body as { api_keys: ApiKey[] }).api_keys;
-    expect(keys).toHaveLength(2);
-    expect(keys.map((k) => k.key_id).sort()).toEqual([alice.keys.test.keyId, alice.keys.live.keyId].sort());
+    // A test key never sees live keys (issue 14): test and live are separate worlds.
+    expect(keys.map((k) => k.key_id)).toEqual([alice.keys.test.keyId]);
     for (const key of keys) {
       expect(Object.keys(key).sort()).toEqual([
         'created_at',
@@ -48,7 +48,7 @@ describe('/v1/api-keys', () => {
     }
     expect(JSON.stringify(res.body)).not.toContain(alice.keys.test.secret.slice(13));
     expect(JSON.stringify(res.body)).not.toContain(bob.keys.test.keyId);
-    expect(gateway.accounts.calls(ListApiKeys)[0].payload).toEqual({ account_id: alice.accountId });
+    expect(gateway.accounts.calls(ListApiKeys)[0].payload).toEqual({ account_id: alice.accountId, environment: 'test' });
   });
 
   it("creates a key in the calling key's environment by default and shows its secret once", async () => {
@@ -95,16 +95,29 @@ describe('/v1/api-keys', () => {
     expect(res.body.error).toMatchObject({ code: 'forbidden', param: 'environment' });
   });
 
-  it('revokes a key of the account with 204', async () => {
-    const res = await request(gateway.url)
+  it('revokes a key of the account in its environment with 204, and never one of the other environment', async () => {
+    const fromTest = await request(gateway.url)
       .delete(`/v1/api-keys/${alice.keys.live.keyId}`)
       .set(bearer(alice.keys.test.secret))
+      .expect(404);
+    expect(fromTest.body.error.code).toBe('api_key_not_found');
+    await request(gateway.url).get('/v1/accounts/me').set(bearer(alice.keys.live.secret)).expect(200);
+
+    const second = await request(gateway.url)
+      .post('/v1/api-keys')
+      .set(bearer(alice.keys.live.secret))
+      .send({ name: 'second' })
+      .expect(201);
+    const res = await request(gateway.url)
+      .delete(`/v1/api-keys/${alice.keys.live.keyId}`)
+      .set(bearer((second.body as ApiKeyWithSecret).secret))
       .expect(204);
 
     expect(res.text).toBe('');
-    expect(gateway.accounts.calls(RevokeApiKey)[0].payload).toEqual({
+    expect(gateway.accounts.calls(RevokeApiKey).at(-1)?.payload).toEqual({
       account_id: alice.accountId,
       key_id: alice.keys.live.keyId,
+      environment: 'live',
     });
     await request(gateway.url).get('/v1/accounts/me').set(bearer(alice.keys.live.secret)).expect(401);
     await request(gateway.url).get('/v1/accounts/me').set(bearer(alice.keys.test.secret)).expect(200);

@@ -18,36 +18,43 @@ export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Get()
-  @ApiOperation({ summary: "List the account's API keys with their usage (never their secrets)" })
+  @ApiOperation({
+    summary: "List the account's API keys of the calling key's environment with their usage (never their secrets)",
+  })
   @ApiOkResponse({
-    description: 'Every key of the account, revoked ones included',
+    description: "Every key of the account in the calling key's environment, revoked ones included",
     standardSchema: ApiKeyListSchema,
   })
   list(@CurrentCaller() caller: Caller) {
-    return this.apiKeys.list(caller.principal.account_id, caller.context);
+    const { account_id, environment } = caller.principal;
+    return this.apiKeys.list(account_id, environment, caller.context);
   }
 
   @Post()
   @ApiOperation({ summary: 'Create an API key; its secret is in this response only' })
   @ApiCreatedResponse({ description: 'The new key with its secret', standardSchema: ApiKeyWithSecretSchema })
-  @ApiErrors([403, 'forbidden: a test key cannot create a live key'])
+  @ApiErrors([403, "forbidden: a test key cannot create a live key; an agent's key cannot create keys"])
   create(
     @CurrentCaller() caller: Caller,
     @Body({ schema: CreateApiKeyBody }) body: CreateApiKeyBody,
   ): Promise<ApiKeyWithSecret> {
+    const { account_id } = caller.principal;
     const environment = environmentOfNewKey(caller.principal.environment, body.environment);
-    return this.apiKeys.create(caller.principal.account_id, body.name, environment, caller.context);
+    return this.apiKeys.create(account_id, body.name, environment, account_id, caller.context);
   }
 
   @Delete(':key_id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an API key: refused from the very next request' })
+  @ApiOperation({
+    summary: "Revoke an API key of the calling key's environment: refused from the very next request",
+  })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors([404, 'api_key_not_found'])
   async revoke(
     @CurrentCaller() caller: Caller,
     @Param('key_id', { schema: KeyIdParam }) keyId: string,
   ): Promise<void> {
-    await this.apiKeys.revoke(caller.principal.account_id, keyId, caller.context);
+    const { account_id, environment } = caller.principal;
+    await this.apiKeys.revoke(account_id, keyId, environment, caller.context);
   }
 }

@@ -42,15 +42,21 @@ export class ApiKeysService {
     };
   }
 
+  /** `issuedBy`: the caller's account (account-service refuses an agent's own key), null for an operator. */
   async create(
     accountId: string,
     name: string,
     environment: Environment,
+    issuedBy: string | null,
     context: MessageContext,
   ): Promise<ApiKeyWithSecret> {
     const issued = this.issue(name, environment);
     const created = unwrap(
-      await this.commands.send(CreateApiKey, { account_id: accountId, key: issued.key }, context),
+      await this.commands.send(
+        CreateApiKey,
+        { account_id: accountId, key: issued.key, issued_by: issuedBy },
+        context,
+      ),
     );
     return { ...created, secret: issued.secret };
   }
@@ -59,9 +65,13 @@ export class ApiKeysService {
    * The account's keys with exact usage: recorded counts plus those not flushed yet, and each key's
    * total USDC transferred as a ciphertext only the account opens (transfer-service keeps it).
    */
-  async list(accountId: string, context: MessageContext): Promise<{ api_keys: ApiKeyWithUsage[] }> {
+  async list(
+    accountId: string,
+    environment: Environment,
+    context: MessageContext,
+  ): Promise<{ api_keys: ApiKeyWithUsage[] }> {
     const [keys, totals] = await Promise.all([
-      this.commands.send(ListApiKeys, { account_id: accountId }, context),
+      this.commands.send(ListApiKeys, { account_id: accountId, environment }, context),
       this.commands.send(GetKeyTotals, { account_id: accountId }, context),
     ]);
     const { api_keys } = unwrap(keys);
@@ -75,10 +85,22 @@ export class ApiKeysService {
     };
   }
 
-  /** Effective on the very next request, on every replica: the tombstone is written before we answer. */
-  async revoke(accountId: string, keyId: string, context: MessageContext): Promise<void> {
+  /**
+   * Revokes a key of `environment` (the caller key's: the other world's keys are out of reach).
+   * Effective on the very next request, on every replica: the tombstone is written before we answer.
+   */
+  async revoke(
+    accountId: string,
+    keyId: string,
+    environment: Environment,
+    context: MessageContext,
+  ): Promise<void> {
     const { key_hash } = unwrap(
-      await this.commands.send(RevokeApiKey, { account_id: accountId, key_id: keyId }, context),
+      await this.commands.send(
+        RevokeApiKey,
+        { account_id: accountId, key_id: keyId, environment },
+        context,
+      ),
     );
     await this.principals.revoke(key_hash);
   }

@@ -32,7 +32,7 @@ export class AgentHistoryController {
       unwrap(
         await this.commands.send(
           GetSpendPolicy,
-          { caller_account_id: account_id, agent_account_id: agentId },
+          { caller_account_id: account_id, agent_account_id: agentId, environment },
           caller.context,
         ),
       );

@@ -5,6 +5,8 @@ import {
   ApproveAgentTransaction,
   type AgentTransactionView,
   GetAgentTransaction,
+  DomainError,
+  GetAccount,
   ListPendingApprovals,
   type PendingApprovalList,
   RejectAgentTransaction,
@@ -26,6 +28,8 @@ const DECISION_ERRORS: [number, string][] = [
   [404, 'transaction_not_found'],
   [409, 'transaction_expired, transaction_already_decided'],
 ];
+
+const KYC_CLEARED = new Set(['verified', 'enhanced']);
 
 /** The human in the loop (spec §3.2, §4.3): the owner's queue of held agent transactions. */
 @V1Controller('agents/transactions', 'agents')
@@ -80,11 +84,18 @@ export class AgentTransactionsController {
       'Approve a held agent transaction: it is signed and submitted at once, under the policy in force now',
   })
   @ApiOkResponse({ description: 'The updated transaction', standardSchema: AgentTransactionSchema })
-  @ApiErrors(...DECISION_ERRORS)
+  @ApiErrors([403, 'not_agent_owner, kyc_required'], ...DECISION_ERRORS.slice(1))
   async approve(
     @CurrentCaller() caller: Caller,
     @Param('transaction_id', { schema: TransactionIdParam }) transactionId: string,
   ): Promise<AgentTransactionResource> {
+    // Approving moves the owner's money through its agent: the owner's KYC as it is now must allow it
+    // (transfer-service checks it again when the transfer settles).
+    const { account_id, environment } = caller.principal;
+    const owner = unwrap(await this.commands.send(GetAccount, { account_id, environment }, caller.context));
+    if (!KYC_CLEARED.has(owner.kyc_status)) {
+      throw new DomainError('kyc_required', 'Approving a payment needs a verified account (KYC)');
+    }
     return this.decide(ApproveAgentTransaction, caller, transactionId);
   }
 

@@ -58,10 +58,12 @@ export class FakeAccountService extends FakeService {
     );
     this.on(ListApiKeys, (req) =>
       ok({
-        api_keys: [...this.keys.values()].filter((k) => k.accountId === req.account_id).map((k) => k.key),
+        api_keys: [...this.keys.values()]
+          .filter((k) => k.accountId === req.account_id && k.key.environment === req.environment)
+          .map((k) => k.key),
       }),
     );
-    this.on(RevokeApiKey, (req) => this.revoke(req.account_id, req.key_id));
+    this.on(RevokeApiKey, (req) => this.revoke(req.account_id, req.key_id, req.environment));
     this.on(AuthenticateApiKey, (req) => this.authenticate(req.key_hash));
     this.on(RecordApiKeyUsage, (req) => this.recordUsage(req.usages));
     // transfer-service's part of account creation and key usage, as far as the gateway needs it
@@ -124,9 +126,9 @@ export class FakeAccountService extends FakeService {
     return ok(updated);
   }
 
-  private revoke(accountId: string, keyId: string): Result<ResponseOf<typeof RevokeApiKey>> {
+  private revoke(accountId: string, keyId: string, environment: string): Result<ResponseOf<typeof RevokeApiKey>> {
     const stored = this.keys.get(keyId);
-    if (!stored || stored.accountId !== accountId) {
+    if (!stored || stored.accountId !== accountId || stored.key.environment !== environment) {
       return fail('api_key_not_found', 'No such API key');
     }
     stored.key = { ...stored.key, revoked_at: stored.key.revoked_at ?? new Date().toISOString() };

@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { CreateTransfer, GetTransfer, ListTransfers } from '@cts/contracts';
+import { clientIdempotencyKey, CreateTransfer, GetTransfer, ListTransfers } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { type Request, type Response } from 'express';
 import { CurrentCaller } from '../http/caller.decorator';
@@ -44,6 +44,7 @@ export class TransfersController {
     @Body({ schema: CreateTransferBody }) body: CreateTransferBody,
   ) {
     const { account_id, key_id, environment } = caller.principal;
+    const idempotencyKey = parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]);
     const created = unwrap(
       await this.commands.send(
         CreateTransfer,
@@ -56,7 +57,7 @@ export class TransfersController {
           confidential: body.confidential,
           sealed_amount: this.sealer.sealAmount(account_id, body.amount, body.asset),
           sealed_memo: body.memo === undefined ? null : this.sealer.sealMemo(account_id, body.memo),
-          idempotency_key: parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]) ?? null,
+          idempotency_key: idempotencyKey === undefined ? null : clientIdempotencyKey(idempotencyKey),
         },
         caller.context,
       ),

@@ -1,9 +1,12 @@
 import { AssetCode, HeldTransaction, TransferResource, TransferStatus } from '@cts/contracts';
+import { MEMO_MAX_BYTES } from '@cts/crypto';
 import { z } from 'zod';
 import { QueryInteger } from '../http/query.schemas';
 
 /** A plain decimal (no sign, exponent, leading zeros or bare dot), not zero; the asset's decimals are checked after. */
 export const AMOUNT_PATTERN = /^(?!0(\.0+)?$)(0|[1-9][0-9]{0,19})(\.[0-9]{1,9})?$/;
+
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 export const CreateTransferBody = z
   .object({
@@ -15,7 +18,13 @@ export const CreateTransferBody = z
       .describe('Decimal string, > 0, at most the asset’s decimals (USDC 6, SOL 9)'),
     asset: AssetCode.default('USDC'),
     confidential: z.boolean().default(true),
-    memo: z.string().max(512).optional().describe('Encrypted for sender and recipient; the service stores only ciphertext'),
+    // Limited in the unit the encryption enforces: 400 CJK characters are 1,200 bytes.
+    memo: z
+      .string()
+      .max(MEMO_MAX_BYTES)
+      .refine((memo) => utf8Bytes(memo) <= MEMO_MAX_BYTES, `must be at most ${MEMO_MAX_BYTES} bytes of UTF-8`)
+      .optional()
+      .describe(`At most ${MEMO_MAX_BYTES} bytes of UTF-8. Encrypted for sender and recipient; the service stores only ciphertext`),
   })
   .strict()
   .meta({ id: 'CreateTransferRequest' });

@@ -58,9 +58,20 @@ export class AgentGate {
     if (transfer.sender.owner === null) {
       return;
     }
-    const released = await this.commands.send(ReleaseSpendReservation, { reservation_id: transfer.id }, context);
+    await this.releaseReservation(transfer.id, context);
+  }
+
+  /** The same, for a transfer that failed before it was recorded. */
+  async releaseFor(sender: AccountParty, transferId: string, context: MessageContext): Promise<void> {
+    if (sender.type === 'agent') {
+      await this.releaseReservation(transferId, context);
+    }
+  }
+
+  private async releaseReservation(transferId: string, context: MessageContext): Promise<void> {
+    const released = await this.commands.send(ReleaseSpendReservation, { reservation_id: transferId }, context);
     if (!released.ok) {
-      this.logger.warn(`could not release the spend reservation of ${transfer.id}: ${released.error.code}`);
+      this.logger.warn(`could not release the spend reservation of ${transferId}: ${released.error.code}`);
     }
   }
 

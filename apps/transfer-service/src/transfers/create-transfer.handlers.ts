@@ -13,7 +13,7 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { decodeBase64, encryptMemoFor, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
+import { decodeBase64, encryptMemoFor, MEMO_MAX_BYTES, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { MAX_CONFIDENTIAL_AMOUNT } from '@cts/ledger';
 import { CommandBus, OnCommand } from '@cts/messaging';
@@ -58,6 +58,10 @@ export class CreateTransferHandlers {
     if (existing) {
       return this.answer(await this.reconciler.settleNow(existing, message), request.account_id);
     }
+    const memo = this.openMemo(request);
+    if (!memo.ok) {
+      return memo.result;
+    }
     const resolved = await this.commands.send(
       ResolveParties,
       { sender_account_id: request.account_id, to: request.to, environment: request.environment },
@@ -74,7 +78,14 @@ export class CreateTransferHandlers {
     if (gate.kind !== 'proceed') {
       return gate.result;
     }
-    const draft = await this.draft(message, resolved.value, gate.transferId, amount);
+    // From here an agent's amount is reserved: every way out that moves nothing gives it back.
+    let draft: TransferRecord;
+    try {
+      draft = await this.draft(message, resolved.value, gate.transferId, amount, memo.value);
+    } catch (error) {
+      await this.agentGate.releaseFor(resolved.value.sender, gate.transferId, contextFrom(message));
+      throw error;
+    }
     try {
       const settled = await this.settlement.settle(draft, amount, contextFrom(message));
       if (settled.kind === 'insufficient_balance') {
@@ -90,8 +101,29 @@ export class CreateTransferHandlers {
           return this.answer(await this.reconciler.settleNow(first, message), request.account_id);
         }
       }
+      if ((await this.transfers.findById(draft.id)) === null) {
+        // Nothing was recorded, so nothing can settle later: the reservation goes back now.
+        await this.agentGate.release(draft, contextFrom(message));
+      }
       throw error;
     }
+  }
+
+  /** The memo as the sender wrote it, refused (before any reservation) when encryption would refuse it. */
+  private openMemo(request: Request): { ok: true; value: string | null } | { ok: false; result: Result<never> } {
+    if (request.sealed_memo === null) {
+      return { ok: true, value: null };
+    }
+    let memo: string;
+    try {
+      memo = utf8Decode(unseal(this.dataKey, request.sealed_memo, memoSealingContext(request.account_id)));
+    } catch {
+      return { ok: false, result: fail('invalid_request', 'memo could not be read', { param: 'memo' }) };
+    }
+    if (Buffer.byteLength(memo, 'utf8') > MEMO_MAX_BYTES) {
+      return { ok: false, result: fail('invalid_request', `memo must be at most ${MEMO_MAX_BYTES} bytes of UTF-8`, { param: 'memo' }) };
+    }
+    return { ok: true, value: memo };
   }
 
   private answer(transfer: TransferRecord, reader: string): Result<Created> {
@@ -122,11 +154,10 @@ export class CreateTransferHandlers {
     return null;
   }
 
-  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved, transferId: string, amount: bigint): Promise<TransferRecord> {
+  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved, transferId: string, amount: bigint, memo: string | null): Promise<TransferRecord> {
     const request = message.payload;
     const now = new Date();
     const recipientAccount: AccountParty | null = recipient.kind === 'account' ? recipient : null;
-    const memo = request.sealed_memo === null ? null : utf8Decode(unseal(this.dataKey, request.sealed_memo, memoSealingContext(request.account_id)));
     return {
       id: transferId,
       environment: request.environment,

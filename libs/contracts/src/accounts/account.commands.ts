@@ -74,21 +74,28 @@ export const AddVerifiedDomain = defineCommand(
   z.object({ account_id: z.string(), domain: z.string(), verified_at: z.iso.datetime() }),
 );
 
+/**
+ * `issued_by`: the account whose key asks (the account itself, or an agent's owner), null for an
+ * operator (admin API). An agent's keys are its owner's to provision: an agent asking for one gets
+ * `forbidden`, as does anyone but the account itself or, for an agent, its owner.
+ */
 export const CreateApiKey = defineCommand(
   CommandTopics.apiKeyCreate,
-  z.object({ account_id: z.string(), key: NewApiKey }),
+  z.object({ account_id: z.string(), key: NewApiKey, issued_by: z.string().nullable() }),
   ApiKey,
 );
 
+/** The account's keys of one environment (a key sees only its own world's keys). */
 export const ListApiKeys = defineCommand(
   CommandTopics.apiKeyList,
-  z.object({ account_id: z.string() }),
+  z.object({ account_id: z.string(), environment: Environment }),
   z.object({ api_keys: z.array(ApiKey) }),
 );
 
+/** Revokes a key of `environment`; a key of the other environment is `api_key_not_found`. */
 export const RevokeApiKey = defineCommand(
   CommandTopics.apiKeyRevoke,
-  z.object({ account_id: z.string(), key_id: z.string() }),
+  z.object({ account_id: z.string(), key_id: z.string(), environment: Environment }),
   z.object({ api_key: ApiKey, key_hash: KeyHash }),
 );
 

@@ -5,7 +5,7 @@ const createRequest = {
   agent_account_id: 'acct_agent',
   name: 'payroll',
   handle: '@acme/payroll',
-  public_key: 'PubKey111',
+  addresses: { live: 'LiveKey111', test: 'TestKey111' },
   spend_policy: {
     daily_limit_usdc: 100,
     per_transaction_limit_usdc: 10,
@@ -17,9 +17,14 @@ describe('agent contracts', () => {
   it('carries the raw spend policy to the service, unknown fields included', () => {
     expect(CreateAgent.request.parse(createRequest).spend_policy).toEqual(createRequest.spend_policy);
     expect(
-      UpdateSpendPolicy.request.safeParse({ caller_account_id: 'a', agent_account_id: 'b', patch: {} })
+      UpdateSpendPolicy.request.safeParse({ caller_account_id: 'a', agent_account_id: 'b', environment: 'live', patch: {} })
         .success,
     ).toBe(true);
+  });
+
+  it('names the environment of a policy read or change, and both addresses at creation', () => {
+    expect(UpdateSpendPolicy.request.safeParse({ caller_account_id: 'a', agent_account_id: 'b', patch: {} }).success).toBe(false);
+    expect(CreateAgent.request.safeParse({ ...createRequest, addresses: { live: 'LiveKey111' } }).success).toBe(false);
   });
 
   it.each([

@@ -14,10 +14,13 @@ import {
 } from './agent.schemas';
 
 /**
- * Registers an agent and its spend policy. The gateway has created the agent's account (account-service)
- * first; `handle` must be `<owner.handle>/<name>`.
- * Errors: `invalid_request` (owner is an agent, handle mismatch), `handle_taken` (name already used by
- * this owner), `invalid_policy` with `param: spend_policy.<field>`. Emits `agent.created`.
+ * Registers an agent and its spend policies: one per environment, both set from `spend_policy` (test
+ * and live are separate worlds: a test key never changes what governs live money). The gateway has
+ * created the agent's ledger accounts first; `addresses` are the agent's address on each ledger and
+ * `handle` must be `<owner.handle>/<name>`. The reply shows the address and policy of the envelope's
+ * environment. Errors: `invalid_request` (owner is an agent, handle mismatch), `handle_taken` (name
+ * already used by this owner), `invalid_policy` with `param: spend_policy.<field>`. Emits
+ * `agent.created` once in each environment, with that environment's policy id.
  */
 export const CreateAgent = defineCommand(
   CommandTopics.agentCreate,
@@ -26,23 +29,34 @@ export const CreateAgent = defineCommand(
     agent_account_id: z.string().min(1),
     name: AgentName,
     handle: AgentHandle,
-    public_key: z.string().min(1),
+    addresses: z.object({ live: z.string().min(1), test: z.string().min(1) }),
     spend_policy: RawSpendPolicy,
   }),
   Agent,
 );
 
-/** Every agent the owner created, oldest first. */
+/**
+ * Every agent the owner created, oldest first, each with its address and policy id in `environment`.
+ * `public_key` is null for an agent created before addresses were kept per environment and asked
+ * from another environment: account-service knows it.
+ */
 export const ListAgents = defineCommand(
   CommandTopics.agentList,
-  z.object({ owner_account_id: z.string().min(1) }),
-  z.object({ agents: z.array(Agent) }),
+  z.object({ owner_account_id: z.string().min(1), environment: Environment }),
+  z.object({ agents: z.array(Agent.extend({ public_key: z.string().nullable() })) }),
 );
 
-/** Errors: `agent_not_found`; `not_agent_owner` for anyone but the owner (the agent itself included). */
+/**
+ * The agent's policy in `environment` (the caller key's). Errors: `agent_not_found`; `not_agent_owner`
+ * for anyone but the owner (the agent itself included).
+ */
 export const GetSpendPolicy = defineCommand(
   CommandTopics.agentGetPolicy,
-  z.object({ caller_account_id: z.string().min(1), agent_account_id: z.string().min(1) }),
+  z.object({
+    caller_account_id: z.string().min(1),
+    agent_account_id: z.string().min(1),
+    environment: Environment,
+  }),
   SpendPolicy,
 );
 
@@ -58,15 +72,17 @@ export const GetOwnSpendPolicy = defineCommand(
 );
 
 /**
- * Partial update: only the fields in `patch` change, and the merged policy is validated as a whole.
- * Errors as get, plus `invalid_policy` with `param: <field>`. Emits `agent.policy.updated` (changed
- * field names only) when something changed; a patch that changes nothing returns the policy as is.
+ * Partial update of the agent's policy in `environment` only: only the fields in `patch` change, and
+ * the merged policy is validated as a whole. Errors as get, plus `invalid_policy` with `param:
+ * <field>`. Emits `agent.policy.updated` (changed field names only) in `environment` when something
+ * changed; a patch that changes nothing returns the policy as is.
  */
 export const UpdateSpendPolicy = defineCommand(
   CommandTopics.agentUpdatePolicy,
   z.object({
     caller_account_id: z.string().min(1),
     agent_account_id: z.string().min(1),
+    environment: Environment,
     patch: RawSpendPolicy,
   }),
   SpendPolicy,

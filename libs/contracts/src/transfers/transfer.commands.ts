@@ -9,6 +9,16 @@ import { AssetCode, BalanceEntry, HeldTransaction, TransferResource } from './tr
 const Base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/);
 
 /**
+ * Idempotency keys live in two namespaces: what a client sent as `Idempotency-Key`, and what a
+ * service derives for its own retries (`approval:<transaction_id>`). WARNING: a client must never be
+ * able to name an internal key — it could pre-empt the settlement of a held payment with a transfer
+ * of its own under that key — so every key on the wire carries its namespace.
+ */
+export const clientIdempotencyKey = (key: string): string => `client:${key}`;
+export const internalIdempotencyKey = (key: string): string => `internal:${key}`;
+const NamespacedIdempotencyKey = z.string().regex(/^(client|internal):./, 'must be client:<key> or internal:<key>');
+
+/**
  * Custody keys and ledger accounts for a new account, in every environment. The `decryption_key`
  * travels back encrypted to `recipient_key`, a one-time ElGamal key of the requesting gateway, so the
  * reply topic and the stored reply never hold it in the clear.
@@ -36,7 +46,8 @@ export const CreateTransfer = defineCommand(
     sealed_amount: z.string(),
     /** The memo sealed like the amount (context `memo:<account_id>`). */
     sealed_memo: z.string().nullable(),
-    idempotency_key: z.string().nullable(),
+    /** `clientIdempotencyKey(header)` or `internalIdempotencyKey(…)`, never a bare string. */
+    idempotency_key: NamespacedIdempotencyKey.nullable(),
     /** Set when approval-service settles a held agent transaction (its reserved transfer id). */
     approved_transfer_id: z.string().nullable().default(null),
   }),
