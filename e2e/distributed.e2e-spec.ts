@@ -59,7 +59,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   agentTransactionsBehaviour(stack);
   webhooksBehaviour(stack, () => receiver);
   tracingBehaviour(stack, () => collector);
-  metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
+  metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'gateway')?.healthUrl ?? '', () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
 
   it('dead-letters an invalid event to the dead-letter topic of its consumer (<service>.dlq) with the reason, never silently', async () => {
     const kafka = new Kafka({ clientId: 'e2e-dlq', brokers: (running.env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });

@@ -51,7 +51,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   approvalsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), { expiry: false });
   agentTransactionsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
-  metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => running.metricsUrl);
   tracingBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => collector);
 
   it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {

@@ -40,7 +40,7 @@ const CLOCK_TICKS = 100; // USER_HZ: /proc times are in 1/100 s on Linux
 async function startOneProcess(engine) {
   const dataDir = mkdtempSync(join(tmpdir(), `cts-bench-${engine}-`));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const env = { ...process.env, PORT: String(port), CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CTS_PROOF_ENGINE: engine };
+  const env = { ...process.env, PORT: String(port), METRICS_PORT: '0', CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CTS_PROOF_ENGINE: engine };
   delete env.DATABASE_URL;
   delete env.KAFKA_BROKERS;
   delete env.REDIS_URL;

@@ -31,6 +31,7 @@ try {
   console.log(`
 Confidential Transfer Service is running (one process) at ${gateway.url}
   API docs:     ${gateway.url}/docs
+  Metrics:      ${gateway.metricsUrl}/metrics (METRICS_PORT, not the API port)
   Admin token:  ${tokenSource}
   Data:         ${config.CTS_DATA_DIR}
 Try:  npx cts accounts create @alice --type personal --kyc verified

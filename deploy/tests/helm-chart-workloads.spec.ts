@@ -42,10 +42,22 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
     it('has a startup and liveness probe on /healthz and a readiness probe on /readyz, on its serving port', () => {
       const container = onlyContainer(deployment(app));
       const port = app === 'gateway' ? 'http' : 'health';
-      expect(container.ports?.map((p) => p.name)).toEqual([port]);
+      expect(container.ports?.map((p) => p.name)).toEqual(app === 'gateway' ? ['http', 'metrics'] : ['health']);
       expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port });
       expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port });
       expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port });
+    });
+
+    it('is scraped on its metrics port (the gateway never on its API port)', () => {
+      const annotations = (deployment(app).spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations;
+      expect(annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': app === 'gateway' ? '9465' : '9464',
+        'prometheus.io/path': '/metrics',
+      });
+      if (app === 'gateway') {
+        expect(onlyContainer(deployment(app)).ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(9465);
+      }
     });
 
     it('has CPU and memory requests and limits', () => {
@@ -161,6 +173,7 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
       KAFKA_PROVISION_TOPICS: 'false',
       MIGRATE_ON_START: 'false',
       HEALTH_PORT: '9464',
+      METRICS_PORT: '9465',
       CTS_DATA_DIR: '/tmp/cts',
       COMMAND_TIMEOUT_MS: '15000',
     });

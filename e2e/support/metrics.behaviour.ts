@@ -5,13 +5,17 @@ import { http } from './http';
 
 const scrape = async (url: string) => (await fetch(`${url}/metrics`)).text();
 
-/** Issue 7's metrics: what an operator scrapes after real traffic. */
-export function metricsBehaviour(stack: () => StackUnderTest, serviceHealthUrl?: () => string): void {
+/**
+ * Issue 7's metrics: what an operator scrapes after real traffic, on the gateway's metrics port
+ * (issue 14: never on the public API port).
+ */
+export function metricsBehaviour(stack: () => StackUnderTest, gatewayMetricsUrl: () => string, serviceHealthUrl?: () => string): void {
   it('exports Prometheus metrics for HTTP, commands, settlements, the outbox and the proof pool', async () => {
     const [alice, bob] = [await account(stack()), await account(stack())];
     await fund(stack(), alice, '3');
     expect((await http(stack().baseUrl, 'POST', '/v1/transfers', { token: alice.token, body: { to: bob.account.handle, amount: '1' } })).status).toBe(200);
-    const gateway = await scrape(stack().baseUrl);
+    expect((await fetch(`${stack().baseUrl}/metrics`)).status).toBe(404);
+    const gateway = await scrape(gatewayMetricsUrl());
     expect(gateway).toMatch(/cts_http_request_duration_seconds_count\{method="POST",route="\/v1\/transfers",status="200"\} [1-9]/);
     expect(gateway).toMatch(/cts_command_round_trip_seconds_count\{topic="transfer.create",outcome="ok"\} [1-9]/);
     expect(gateway).not.toMatch(/acct_|tr_[0-9a-z]{10}/);

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface OneProcessMode {
   child: ChildProcess;
   baseUrl: string;
+  /** Where `/metrics` is served: METRICS_PORT, never the API port. */
+  metricsUrl: string;
   /** Everything it printed so far. */
   output: string[];
   /** SIGINT, then its exit code. */
@@ -19,7 +21,8 @@ export interface OneProcessMode {
  */
 export async function startOneProcessMode(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<OneProcessMode> {
   const port = await findFreePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
+  const metricsPort = await findFreePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
   for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'ADMIN_TOKEN']) {
     delete childEnv[name];
   }
@@ -40,6 +43,7 @@ export async function startOneProcessMode(dataDir: string, env: NodeJS.ProcessEn
   return {
     child,
     baseUrl: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     output,
     async stop() {
       if (child.exitCode !== null) {

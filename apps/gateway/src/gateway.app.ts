@@ -1,6 +1,13 @@
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import { connectCommandTransport, PinoNestLogger, type RunningApp, type Runtime } from '@cts/platform';
+import {
+  connectCommandTransport,
+  type MetricsServer,
+  PinoNestLogger,
+  type RunningApp,
+  type Runtime,
+  startMetricsServer,
+} from '@cts/platform';
 import { type AddressInfo } from 'node:net';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';
@@ -15,6 +22,8 @@ import { securityHeaders } from './http/security-headers';
 
 export interface GatewayOptions extends GatewayTuning {
   port?: number;
+  /** Default METRICS_PORT; 0 picks a free port. */
+  metricsPort?: number;
   host?: string;
 }
 
@@ -27,7 +36,7 @@ const BODY_LIMIT = '100kb';
 export async function startGateway(
   runtime: Runtime,
   options: GatewayOptions = {},
-): Promise<RunningApp & { url: string }> {
+): Promise<RunningApp & { url: string; metricsUrl: string }> {
   const logger = runtime.logger('gateway');
   const settings = gatewaySettings(runtime, logger, options);
   const cache = runtime.createCache();
@@ -36,7 +45,9 @@ export async function startGateway(
     { name: 'cache', check: () => cache.ping() },
     { name: 'broker', check: () => Promise.resolve(transport.isConnected()) },
   ];
+  let metrics: MetricsServer | undefined;
   try {
+    metrics = await startMetricsServer(options.metricsPort ?? runtime.config.METRICS_PORT, options.host ?? '0.0.0.0');
     const app = await NestFactory.create<NestExpressApplication>(
       GatewayModule.with({ settings, logger, cache, client: transport.client, probes }),
       { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },
@@ -60,14 +71,17 @@ export async function startGateway(
       name: 'gateway',
       app,
       url: `http://127.0.0.1:${port}`,
+      metricsUrl: metrics.url,
       async close() {
         await app.close();
+        await metrics?.close();
         await usage.stop();
         await transport.close();
         await cache.close();
       },
     };
   } catch (error) {
+    await metrics?.close();
     await transport.close();
     await cache.close();
     throw error;

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { COMMAND_CLIENT, COMMAND_TIMEOUT_MS, CommandBus, type CommandClient } from '@cts/messaging';
-import { CacheStore, MetricsController, READINESS_PROBES, type ReadinessProbe } from '@cts/platform';
+import { CacheStore, READINESS_PROBES, type ReadinessProbe } from '@cts/platform';
 import { type Logger } from 'pino';
 import { AccountProvisioning } from './accounts/account-provisioning';
 import { AccountsController } from './accounts/accounts.controller';
@@ -41,7 +41,6 @@ import { WebhooksService } from './webhooks/webhooks.service';
 /** Every route of the gateway. A new feature's controller is one line here. */
 export const GATEWAY_CONTROLLERS: Type[] = [
   HealthController,
-  MetricsController,
   AccountsController,
   BalancesController,
   TransfersController,

@@ -12,5 +12,6 @@ export * from './runtime/start-service';
 export * from './runtime/run-main';
 export * from './runtime/command-transport';
 export * from './metrics/metrics.controller';
+export * from './metrics/metrics-server';
 export * from './metrics/consumer-lag';
 export * from './tracing/start-tracing';

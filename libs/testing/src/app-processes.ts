@@ -36,6 +36,7 @@ export interface AppProcess {
   app: string;
   pid: number | undefined;
   url: string | undefined;
+  /** A service's `/healthz`, `/readyz`, `/metrics`; the gateway's `/metrics` (METRICS_PORT). */
   healthUrl: string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
   stop(graceMs?: number): Promise<number | null>;
@@ -87,7 +88,8 @@ export async function startAppProcess(
   const port = app === 'gateway' ? (env.PORT ?? String(await findFreePort())) : undefined;
   const child = spawn(process.execPath, [join(repoRoot, 'dist/apps', app, 'main.js')], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, HEALTH_PORT: String(healthPort), ...(port ? { PORT: port } : {}) },
+    // The gateway serves its metrics on METRICS_PORT (it has no HEALTH_PORT): both are `healthUrl`.
+    env: { ...process.env, ...env, HEALTH_PORT: String(healthPort), METRICS_PORT: String(healthPort), ...(port ? { PORT: port } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   pipeLines(child, app, options.onOutput ?? ((name, line) => process.stdout.write(`[${name}] ${line}\n`)));

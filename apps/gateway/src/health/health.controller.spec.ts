@@ -21,6 +21,20 @@ describe('health', () => {
     }
   });
 
+  it('serves metrics on their own port and answers 404 for /metrics on the public port', async () => {
+    const gateway = await startTestGateway();
+    try {
+      await request(gateway.url).get('/healthz').expect(200);
+      const publicPort = await request(gateway.url).get('/metrics').expect(404);
+      expect(publicPort.body.error).toMatchObject({ code: 'not_found' });
+      const scraped = await request(gateway.metricsUrl).get('/metrics').expect(200);
+      expect(scraped.text).toMatch(/cts_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+      await request(gateway.metricsUrl).get('/v1/accounts/me').expect(404);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('is not ready while the cache does not answer', async () => {
     const gateway = await startTestGateway({ cache: new FailingCache() });
     try {

@@ -32,6 +32,8 @@ export interface TestGatewayOptions {
 
 export interface TestGateway {
   url: string;
+  /** Where `/metrics` is served (its own port, never the API's). */
+  metricsUrl: string;
   bus: InProcessBus;
   cache: CacheStore;
   accounts: FakeAccountService;
@@ -67,11 +69,20 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   };
   const running = await startGateway(runtime, {
     port: 0,
+    metricsPort: 0,
     host: '127.0.0.1',
     usageFlushIntervalMs: 3_600_000,
     ...options.tuning,
   });
-  return { url: running.url, bus, cache, accounts, app: running.app, close: () => running.close() };
+  return {
+    url: running.url,
+    metricsUrl: running.metricsUrl,
+    bus,
+    cache,
+    accounts,
+    app: running.app,
+    close: () => running.close(),
+  };
 }
 
 export interface SeededAccount {

@@ -10,6 +10,8 @@ export const AppConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** The gateway's Prometheus metrics: their own port, never the public API port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   CTS_DATA_DIR: z.string().default('./.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_TOKEN: z.string().min(24).optional(),
