@@ -49,8 +49,18 @@ function failureOf(headers: Record<string, string>, options = at(timestamp), pay
 }
 
 describe('verifyWebhookSignature', () => {
-  it('accepts X-Service-Signature alone: hex HMAC of the body keyed with the whole secret string', () => {
-    expect(verifyWebhookSignature(secret, body, serviceHeaders())).toBe(true);
+  it('refuses X-Service-Signature alone by default: it has no timestamp, so a captured delivery would replay forever', () => {
+    expect(verifyWebhookSignature(secret, body, serviceHeaders())).toBe(false);
+    expect(failureOf(serviceHeaders())).toBe('missing_signature');
+  });
+
+  it('accepts X-Service-Signature alone only when asked to (hex HMAC of the body keyed with the whole secret string)', () => {
+    const weaker = { allowServiceSignatureOnly: true };
+    expect(verifyWebhookSignature(secret, body, serviceHeaders(), weaker)).toBe(true);
+    expect(verifyWebhookSignature(secret, body, serviceHeaders(otherSecret), weaker)).toBe(false);
+    expect(verifyWebhookSignature(secret, `${body} `, serviceHeaders(), weaker)).toBe(false);
+    const rotating = { 'x-service-signature': `${serviceSignature(otherSecret, body)} ${serviceSignature(secret, body)}` };
+    expect(verifyWebhookSignature(secret, body, rotating, weaker)).toBe(true);
   });
 
   it('accepts Standard Webhooks headers alone: HMAC keyed with the decoded secret', () => {
@@ -83,7 +93,7 @@ describe('verifyWebhookSignature', () => {
 
   it('refuses a tampered body under either scheme', () => {
     const tampered = body.replace('@alice', '@mallory');
-    expect(verifyWebhookSignature(secret, tampered, serviceHeaders())).toBe(false);
+    expect(verifyWebhookSignature(secret, tampered, serviceHeaders(), { allowServiceSignatureOnly: true })).toBe(false);
     expect(verifyWebhookSignature(secret, tampered, standardHeaders(), at(timestamp))).toBe(false);
   });
 
@@ -158,11 +168,12 @@ describe('verifyWebhookSignature', () => {
     expect(failureOf({})).toBe('missing_signature');
   });
 
-  it('requires every scheme present to verify', () => {
-    const wrongService = { 'x-service-signature': serviceSignature(otherSecret, body) };
-    expect(failureOf({ ...wrongService, ...standardHeaders() })).toBe('invalid_signature');
+  it('lets the timestamped Standard Webhooks signature decide when it is present', () => {
     const wrongStandard = standardHeaders(otherSecret);
     expect(failureOf({ ...serviceHeaders(), ...wrongStandard })).toBe('invalid_signature');
+    expect(failureOf({ ...serviceHeaders(), ...standardHeaders() }, at(timestamp + 3600))).toBe('timestamp_out_of_tolerance');
+    const options = { ...at(timestamp + 3600), allowServiceSignatureOnly: true };
+    expect(verifyWebhookSignature(secret, body, { ...serviceHeaders(), ...standardHeaders() }, options)).toBe(false);
   });
 
   it('refuses an incomplete set of Standard Webhooks headers, even next to a valid X-Service-Signature', () => {
@@ -181,8 +192,8 @@ describe('verifyWebhookSignature', () => {
     );
   });
 
-  it('accepts an upper-case hex X-Service-Signature', () => {
+  it('accepts an upper-case hex X-Service-Signature when the bare HMAC is allowed', () => {
     const upper = { 'x-service-signature': serviceSignature(secret, body).toUpperCase() };
-    expect(verifyWebhookSignature(secret, body, upper)).toBe(true);
+    expect(verifyWebhookSignature(secret, body, upper, { allowServiceSignatureOnly: true })).toBe(true);
   });
 });

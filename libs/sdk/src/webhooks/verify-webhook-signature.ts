@@ -9,6 +9,12 @@ export interface VerifyWebhookOptions {
   toleranceSeconds?: number;
   /** The current time (Date or epoch milliseconds), for tests; default `Date.now()`. */
   now?: Date | number;
+  /**
+   * WEAKER: also accept a delivery that carries only `X-Service-Signature` (spec 6.3). That header
+   * signs the body alone, with no timestamp, so a captured delivery verifies forever (replays).
+   * Off by default; turn it on only for a receiver that cannot see the `webhook-*` headers.
+   */
+  allowServiceSignatureOnly?: boolean;
 }
 
 export type WebhookSignatureFailure =
@@ -25,16 +31,21 @@ export class WebhookSignatureError extends Error {
 const SECRET_PREFIX = 'whsec_';
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** `X-Service-Signature` (spec 6.3): hex HMAC-SHA256 of the raw body, keyed with the secret string as given. */
+/**
+ * `X-Service-Signature` (spec 6.3): hex HMAC-SHA256 of the raw body, keyed with the secret string as
+ * given. Several space- or comma-separated values (a secret being rotated) pass when any one matches.
+ */
 function checkServiceSignature(
   secret: string,
   body: Uint8Array,
   signature: string,
 ): WebhookSignatureFailure | undefined {
-  const expected = bytesToHex(hmac(sha256, toBytes(secret), body));
-  return timingSafeEqual(toBytes(expected), toBytes(signature.trim().toLowerCase()))
-    ? undefined
-    : 'invalid_signature';
+  const expected = toBytes(bytesToHex(hmac(sha256, toBytes(secret), body)));
+  let matched = false;
+  for (const candidate of signature.split(/[\s,]+/).filter((value) => value.length > 0)) {
+    matched = timingSafeEqual(expected, toBytes(candidate.toLowerCase())) || matched;
+  }
+  return matched ? undefined : 'invalid_signature';
 }
 
 function nowSeconds(now: Date | number | undefined): number {
@@ -75,8 +86,10 @@ function checkStandardSignature(
 }
 
 /**
- * Throws `WebhookSignatureError` unless the delivery is authentic: every signature scheme present
- * must verify, and at least one must be present.
+ * Throws `WebhookSignatureError` unless the delivery is authentic. By default the timestamped
+ * Standard Webhooks headers are required and decide (they sign id, timestamp and body, so an old
+ * delivery replayed is refused); a delivery with only `X-Service-Signature` is refused unless
+ * `allowServiceSignatureOnly` is set (weaker: no replay protection).
  */
 export function assertWebhookSignature(
   secret: string,
@@ -90,23 +103,22 @@ export function assertWebhookSignature(
   const timestamp = headerValue(headers, 'webhook-timestamp');
   const signature = headerValue(headers, 'webhook-signature');
   const standardPresent = id !== undefined || timestamp !== undefined || signature !== undefined;
-  if (service === undefined && !standardPresent) {
-    throw new WebhookSignatureError('missing_signature');
-  }
-  if (service !== undefined) {
+  if (!standardPresent) {
+    if (service === undefined || options.allowServiceSignatureOnly !== true) {
+      throw new WebhookSignatureError('missing_signature');
+    }
     const failure = checkServiceSignature(secret, body, service);
     if (failure) {
       throw new WebhookSignatureError(failure);
     }
+    return;
   }
-  if (standardPresent) {
-    if (id === undefined || timestamp === undefined || signature === undefined) {
-      throw new WebhookSignatureError('incomplete_headers');
-    }
-    const failure = checkStandardSignature(secret, body, { id, timestamp, signature }, options);
-    if (failure) {
-      throw new WebhookSignatureError(failure);
-    }
+  if (id === undefined || timestamp === undefined || signature === undefined) {
+    throw new WebhookSignatureError('incomplete_headers');
+  }
+  const failure = checkStandardSignature(secret, body, { id, timestamp, signature }, options);
+  if (failure) {
+    throw new WebhookSignatureError(failure);
   }
 }
 
