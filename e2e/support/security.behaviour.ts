@@ -8,14 +8,23 @@ type Owner = Awaited<ReturnType<typeof account>>;
 
 /** Issue 14 through HTTP, the same in both modes: test and live apart, owners in control of their agents. */
 export function securityBehaviour(stack: () => StackUnderTest): void {
-  const call = (method: string, path: string, token: string, body?: unknown) => http(stack().baseUrl, method, path, { token, body });
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    http(stack().baseUrl, method, path, { token, body });
 
   async function ownerWithAgent(owner?: Owner) {
     const who = owner ?? (await account(stack()));
     const live = who.api_keys.live.secret;
-    const created = await call('POST', '/v1/accounts/me/agents', who.token, { name: 'bot', spend_policy: POLICY });
+    const created = await call('POST', '/v1/accounts/me/agents', who.token, {
+      name: 'bot',
+      spend_policy: POLICY,
+    });
     expect(created.status).toBe(201);
-    const agent = created.body as { account_id: string; public_key: string; spend_policy_id: string; decryption_key: string };
+    const agent = created.body as {
+      account_id: string;
+      public_key: string;
+      spend_policy_id: string;
+      decryption_key: string;
+    };
     const keyIn = async (token: string) => {
       const key = await call('POST', `/v1/agents/${agent.account_id}/api-keys`, token, { name: 'bot key' });
       expect(key.status).toBe(201);
@@ -32,12 +41,22 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
       expect(liveBefore).toMatchObject({ daily_limit_usdc: 50, hitl_threshold_usdc: 10 });
       expect(liveBefore.policy_id).not.toBe(agent.spend_policy_id);
 
-      const lifted = await call('PATCH', path, owner.token, { daily_limit_usdc: 1000, per_transaction_limit_usdc: 1000, hitl_threshold_usdc: 900 });
-      expect(lifted).toMatchObject({ status: 200, body: { policy_id: agent.spend_policy_id, daily_limit_usdc: 1000 } });
+      const lifted = await call('PATCH', path, owner.token, {
+        daily_limit_usdc: 1000,
+        per_transaction_limit_usdc: 1000,
+        hitl_threshold_usdc: 900,
+      });
+      expect(lifted).toMatchObject({
+        status: 200,
+        body: { policy_id: agent.spend_policy_id, daily_limit_usdc: 1000 },
+      });
       expect((await call('GET', path, live)).body).toEqual(liveBefore);
 
       const liveChange = await call('PATCH', path, live, { daily_limit_usdc: 40 });
-      expect(liveChange).toMatchObject({ status: 200, body: { policy_id: liveBefore.policy_id, daily_limit_usdc: 40 } });
+      expect(liveChange).toMatchObject({
+        status: 200,
+        body: { policy_id: liveBefore.policy_id, daily_limit_usdc: 40 },
+      });
       expect((await call('GET', path, owner.token)).body).toMatchObject({ daily_limit_usdc: 1000 });
     }, 60_000);
 
@@ -50,7 +69,10 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
       expect(keys.every((key) => key.environment === 'test')).toBe(true);
       expect(keys.map((key) => key.key_id)).not.toContain(live.key_id);
 
-      expect(await call('DELETE', `/v1/api-keys/${live.key_id}`, owner.token)).toMatchObject({ status: 404, body: { error: { code: 'api_key_not_found' } } });
+      expect(await call('DELETE', `/v1/api-keys/${live.key_id}`, owner.token)).toMatchObject({
+        status: 404,
+        body: { error: { code: 'api_key_not_found' } },
+      });
       expect((await call('GET', '/v1/accounts/me', live.secret)).status).toBe(200);
       expect((await call('DELETE', `/v1/api-keys/${live.key_id}`, live.secret)).status).toBe(204);
       expect((await call('GET', '/v1/accounts/me', live.secret)).status).toBe(401);
@@ -59,10 +81,14 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
     it("shows each agent's address on the calling key's ledger", async () => {
       const { owner, live, agent, liveKey } = await ownerWithAgent();
       const listIn = async (token: string) =>
-        ((await call('GET', '/v1/accounts/me/agents', token)).body as { agents: { account_id: string; public_key: string }[] }).agents.find(
-          (listed) => listed.account_id === agent.account_id,
-        );
-      const liveAddress = ((await call('GET', '/v1/accounts/me', liveKey.secret)).body as { public_key: string }).public_key;
+        (
+          (await call('GET', '/v1/accounts/me/agents', token)).body as {
+            agents: { account_id: string; public_key: string }[];
+          }
+        ).agents.find((listed) => listed.account_id === agent.account_id);
+      const liveAddress = (
+        (await call('GET', '/v1/accounts/me', liveKey.secret)).body as { public_key: string }
+      ).public_key;
       expect((await listIn(owner.token))?.public_key).toBe(agent.public_key);
       expect((await listIn(live))?.public_key).toBe(liveAddress);
       expect(liveAddress).not.toBe(agent.public_key);
@@ -73,7 +99,10 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
     it('refuses an agent key that asks for another key', async () => {
       const { testKey, liveKey } = await ownerWithAgent();
       for (const key of [testKey, liveKey]) {
-        expect(await call('POST', '/v1/api-keys', key.secret, { name: 'escape' })).toMatchObject({ status: 403, body: { error: { code: 'forbidden' } } });
+        expect(await call('POST', '/v1/api-keys', key.secret, { name: 'escape' })).toMatchObject({
+          status: 403,
+          body: { error: { code: 'forbidden' } },
+        });
       }
     }, 60_000);
 
@@ -85,41 +114,63 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
 
       const listed = await call('GET', keysPath, owner.token);
       expect(listed.status).toBe(200);
-      expect((listed.body as { api_keys: { key_id: string }[] }).api_keys.map((key) => key.key_id)).toEqual([testKey.key_id]);
+      expect((listed.body as { api_keys: { key_id: string }[] }).api_keys.map((key) => key.key_id)).toEqual([
+        testKey.key_id,
+      ]);
       expect(JSON.stringify(listed.body)).not.toContain(testKey.secret);
 
       for (const token of [stranger.token, testKey.secret]) {
-        expect(await call('GET', keysPath, token)).toMatchObject({ status: 403, body: { error: { code: 'not_agent_owner' } } });
-        expect(await call('DELETE', `${keysPath}/${testKey.key_id}`, token)).toMatchObject({ status: 403, body: { error: { code: 'not_agent_owner' } } });
+        expect(await call('GET', keysPath, token)).toMatchObject({
+          status: 403,
+          body: { error: { code: 'not_agent_owner' } },
+        });
+        expect(await call('DELETE', `${keysPath}/${testKey.key_id}`, token)).toMatchObject({
+          status: 403,
+          body: { error: { code: 'not_agent_owner' } },
+        });
       }
-      expect(await call('DELETE', `${keysPath}/${owner.api_keys.test.key_id}`, owner.token)).toMatchObject({ status: 404 });
+      expect(await call('DELETE', `${keysPath}/${owner.api_keys.test.key_id}`, owner.token)).toMatchObject({
+        status: 404,
+      });
       expect((await call('DELETE', `${keysPath}/${testKey.key_id}`, owner.token)).status).toBe(204);
       expect(await call('GET', '/v1/accounts/me', testKey.secret)).toMatchObject({ status: 401 });
-      expect((await call('GET', keysPath, owner.token)).body).toMatchObject({ api_keys: [{ key_id: testKey.key_id, revoked_at: expect.any(String) }] });
+      expect((await call('GET', keysPath, owner.token)).body).toMatchObject({
+        api_keys: [{ key_id: testKey.key_id, revoked_at: expect.any(String) }],
+      });
     }, 60_000);
 
     it("holds an agent's transfers and its owner's approvals to the owner's current KYC", async () => {
       const { owner, agent, testKey } = await ownerWithAgent();
       const merchant = await account(stack());
       await fund(stack(), { ...owner, token: testKey.secret }, '100');
-      const send = (amount: string) => call('POST', '/v1/transfers', testKey.secret, { to: merchant.account.handle, amount });
+      const send = (amount: string) =>
+        call('POST', '/v1/transfers', testKey.secret, { to: merchant.account.handle, amount });
       const held = await send('15');
       expect(held.status).toBe(202);
       const setKyc = (kyc_status: string) =>
-        http(stack().baseUrl, 'PATCH', `/admin/v1/accounts/${owner.account.account_id}`, { token: stack().adminToken, body: { kyc_status } });
+        http(stack().baseUrl, 'PATCH', `/admin/v1/accounts/${owner.account.account_id}`, {
+          token: stack().adminToken,
+          body: { kyc_status },
+        });
       expect((await setKyc('unverified')).status).toBe(200);
 
       expect(await send('1')).toMatchObject({ status: 403, body: { error: { code: 'kyc_required' } } });
       const transactionId = (held.body as { transaction_id: string }).transaction_id;
-      expect(await call('POST', `/v1/agents/transactions/${transactionId}/approve`, owner.token)).toMatchObject({
+      expect(
+        await call('POST', `/v1/agents/transactions/${transactionId}/approve`, owner.token),
+      ).toMatchObject({
         status: 403,
         body: { error: { code: 'kyc_required' } },
       });
-      expect((await call('GET', '/v1/agents/transactions/pending', owner.token)).body).toMatchObject({ pending: [{ transaction_id: transactionId }] });
+      expect((await call('GET', '/v1/agents/transactions/pending', owner.token)).body).toMatchObject({
+        pending: [{ transaction_id: transactionId }],
+      });
 
       expect((await setKyc('verified')).status).toBe(200);
       expect(await send('1')).toMatchObject({ status: 200 });
-      expect(await call('POST', `/v1/agents/transactions/${transactionId}/approve`, owner.token)).toMatchObject({ status: 200, body: { status: 'approved' } });
+      expect(
+        await call('POST', `/v1/agents/transactions/${transactionId}/approve`, owner.token),
+      ).toMatchObject({ status: 200, body: { status: 'approved' } });
       expect(agent.account_id).toMatch(/^acct_/);
     }, 90_000);
   });
@@ -130,7 +181,10 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
       const agentAccount = { ...owner, token: testKey.secret };
       const merchant = await account(stack());
       await fund(stack(), agentAccount, '100');
-      const held = await call('POST', '/v1/transfers', testKey.secret, { to: merchant.account.handle, amount: '15' });
+      const held = await call('POST', '/v1/transfers', testKey.secret, {
+        to: merchant.account.handle,
+        amount: '15',
+      });
       expect(held.status).toBe(202);
       const transactionId = (held.body as { transaction_id: string }).transaction_id;
       const forged: string[] = [];
@@ -157,9 +211,20 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
       const merchant = await account(stack());
       await fund(stack(), { ...owner, token: testKey.secret }, '100');
       const cjk = '漢'.repeat(400);
-      const refused = await call('POST', '/v1/transfers', testKey.secret, { to: merchant.account.handle, amount: '9', memo: cjk });
-      expect(refused).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', param: 'memo' } } });
-      const fits = await call('POST', '/v1/transfers', testKey.secret, { to: merchant.account.handle, amount: '9', memo: '漢'.repeat(341) });
+      const refused = await call('POST', '/v1/transfers', testKey.secret, {
+        to: merchant.account.handle,
+        amount: '9',
+        memo: cjk,
+      });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_request', param: 'memo' } },
+      });
+      const fits = await call('POST', '/v1/transfers', testKey.secret, {
+        to: merchant.account.handle,
+        amount: '9',
+        memo: '漢'.repeat(341),
+      });
       expect(fits).toMatchObject({ status: 200, body: { status: 'confirmed' } });
     }, 90_000);
   });

@@ -12,10 +12,14 @@ export class AgentPoliciesPerEnvironment1764500000000 implements MigrationInterf
   name = 'AgentPoliciesPerEnvironment1764500000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "agents"."spend_policies" ADD "environment" text NOT NULL DEFAULT 'live'`);
+    await queryRunner.query(
+      `ALTER TABLE "agents"."spend_policies" ADD "environment" text NOT NULL DEFAULT 'live'`,
+    );
     await queryRunner.query(`ALTER TABLE "agents"."spend_policies" ALTER COLUMN "environment" DROP DEFAULT`);
     await queryRunner.query(`DROP INDEX "agents"."UQ_spend_policies_agent"`);
-    const existing: { id: string }[] = await queryRunner.query(`SELECT "id" FROM "agents"."spend_policies"`);
+    const existing = (await queryRunner.query(`SELECT "id" FROM "agents"."spend_policies"`)) as {
+      id: string;
+    }[];
     for (const { id } of existing) {
       await queryRunner.query(
         `INSERT INTO "agents"."spend_policies" ("id", "agent_account_id", "environment", "daily_limit_micros", "per_transaction_limit_micros", "hitl_threshold_micros", "allowed_recipients", "assets", "active_hours", "timezone", "approval_window_minutes", "updated_at")
@@ -35,7 +39,9 @@ export class AgentPoliciesPerEnvironment1764500000000 implements MigrationInterf
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "agents"."agents" ADD "public_key" text`);
-    await queryRunner.query(`UPDATE "agents"."agents" SET "public_key" = COALESCE("address_live", "address_test", '')`);
+    await queryRunner.query(
+      `UPDATE "agents"."agents" SET "public_key" = COALESCE("address_live", "address_test", '')`,
+    );
     await queryRunner.query(`ALTER TABLE "agents"."agents" ALTER COLUMN "public_key" SET NOT NULL`);
     await queryRunner.query(`ALTER TABLE "agents"."agents" ADD "spend_policy_id" text`);
     await queryRunner.query(
@@ -47,6 +53,8 @@ export class AgentPoliciesPerEnvironment1764500000000 implements MigrationInterf
     await queryRunner.query(`DROP INDEX "agents"."UQ_spend_policies_agent_environment"`);
     await queryRunner.query(`DELETE FROM "agents"."spend_policies" WHERE "environment" = 'test'`);
     await queryRunner.query(`ALTER TABLE "agents"."spend_policies" DROP COLUMN "environment"`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_spend_policies_agent" ON "agents"."spend_policies" ("agent_account_id")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_spend_policies_agent" ON "agents"."spend_policies" ("agent_account_id")`,
+    );
   }
 }

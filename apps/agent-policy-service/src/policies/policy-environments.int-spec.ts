@@ -39,7 +39,11 @@ describe('agent-policy-service keeps one spend policy per environment', () => {
     await eventually(() =>
       expect(
         harness.published
-          .filter((e) => e.type === 'agent.created' && (e.payload.agent as { account_id: string }).account_id === agent.account_id)
+          .filter(
+            (e) =>
+              e.type === 'agent.created' &&
+              (e.payload.agent as { account_id: string }).account_id === agent.account_id,
+          )
           .map((e) => [(e as unknown as { environment: string }).environment, e.payload.spend_policy_id])
           .sort(),
       ).toEqual([
@@ -66,7 +70,9 @@ describe('agent-policy-service keeps one spend policy per environment', () => {
     expect(await read('live')).toEqual(liveBefore);
 
     // The live agent is still held to its live limits; the test agent to its test ones.
-    expect(outcome(await harness.evaluate(agent, 100n * USDC, { environment: 'live' }))).toBe('per_transaction_limit_exceeded');
+    expect(outcome(await harness.evaluate(agent, 100n * USDC, { environment: 'live' }))).toBe(
+      'per_transaction_limit_exceeded',
+    );
     expect(outcome(await harness.evaluate(agent, 100n * USDC, { environment: 'test' }))).toBe('allow');
 
     const [row] = await harness.query<{ envelope: { environment: string } }>(
@@ -81,7 +87,11 @@ describe('agent-policy-service keeps one spend policy per environment', () => {
     const request = harness.createRequest(owner, 'lister', limits);
     await harness.bus.send(CreateAgent, request, context);
     const listIn = async (environment: 'live' | 'test') => {
-      const listed = await harness.bus.send(ListAgents, { owner_account_id: owner.account_id, environment }, { ...context, environment });
+      const listed = await harness.bus.send(
+        ListAgents,
+        { owner_account_id: owner.account_id, environment },
+        { ...context, environment },
+      );
       return listed.ok ? listed.value.agents[0] : undefined;
     };
     const [live, test] = [await listIn('live'), await listIn('test')];
@@ -94,7 +104,12 @@ describe('agent-policy-service keeps one spend policy per environment', () => {
 describe('the migration to per-environment policies', () => {
   it('gives an existing agent a live policy and an equal test policy, and keeps the schema free of drift', async () => {
     const db = await createTestDatabase();
-    const dataSource = createServiceDataSource({ schema: 'agents', url: db.url, entities: [], migrations: migrations.slice(0, 2) });
+    const dataSource = createServiceDataSource({
+      schema: 'agents',
+      url: db.url,
+      entities: [],
+      migrations: migrations.slice(0, 2),
+    });
     try {
       await runMigrations(dataSource, 'agents');
       await dataSource.initialize();

@@ -28,7 +28,9 @@ export class AgentApiKeysController {
   ) {}
 
   @Post(':account_id/api-keys')
-  @ApiOperation({ summary: 'Provision an API key for an agent the caller owns; its secret is in this response only' })
+  @ApiOperation({
+    summary: 'Provision an API key for an agent the caller owns; its secret is in this response only',
+  })
   @ApiCreatedResponse({ description: 'The key with its secret', standardSchema: ApiKeyWithSecretSchema })
   @ApiErrors([403, 'not_agent_owner'], [404, 'agent_not_found'])
   async create(
@@ -42,10 +44,15 @@ export class AgentApiKeysController {
   }
 
   @Get(':account_id/api-keys')
-  @ApiOperation({ summary: "An owned agent's API keys of the calling key's environment, with usage (never secrets)" })
+  @ApiOperation({
+    summary: "An owned agent's API keys of the calling key's environment, with usage (never secrets)",
+  })
   @ApiOkResponse({ description: "The agent's keys, revoked ones included", standardSchema: ApiKeyListSchema })
   @ApiErrors([403, 'not_agent_owner'], [404, 'agent_not_found'])
-  async list(@CurrentCaller() caller: Caller, @Param('account_id', { schema: AgentIdParam }) agentId: string) {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param('account_id', { schema: AgentIdParam }) agentId: string,
+  ) {
     await this.requireOwner(caller, agentId);
     return this.apiKeys.list(agentId, caller.principal.environment, caller.context);
   }
