@@ -1,6 +1,6 @@
 import { AuthenticateApiKey } from '@cts/contracts';
 import request from 'supertest';
-import { bearer, seedAccount, startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { bearer, seedAccount, seedKey, startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { generateApiKeySecret } from './api-key-secret.domain';
 
 function expectUnauthorized(res: request.Response): void {
@@ -96,7 +96,8 @@ describe('API key authentication', () => {
   it('lets the revocation tombstone win over a cache fill that raced it', async () => {
     const alice = seedAccount(gateway.accounts);
     const key = bearer(alice.keys.test.secret);
-    const other = bearer(alice.keys.live.secret);
+    // Another key of the same environment: a key revokes only keys of its own environment.
+    const other = bearer(seedKey(gateway.accounts, alice.accountId, 'test').secret);
     await request(gateway.url).get('/v1/accounts/me').set(other).expect(200);
     let answer = (): void => undefined;
     gateway.accounts.hold(AuthenticateApiKey, new Promise<void>((resolve) => (answer = resolve)));

@@ -105,18 +105,24 @@ export function seedAccount(
     kyc_status: options.kyc ?? 'verified',
     created_at: new Date().toISOString(),
   });
-  const key = (environment: Environment) => {
-    const secret = generateApiKeySecret(environment);
-    const hash = createHmac('sha256', TEST_API_KEY_HASH_KEY).update(secret).digest('hex');
-    const stored = accounts.storeKey(accountId, {
-      name: `${environment} key`,
-      environment,
-      key_hash: hash,
-      prefix: apiKeyDisplayPrefix(secret),
-    });
-    return { keyId: stored.key_id, secret };
-  };
-  return { accountId, keys: { test: key('test'), live: key('live') } };
+  return { accountId, keys: { test: seedKey(accounts, accountId, 'test'), live: seedKey(accounts, accountId, 'live') } };
+}
+
+/** One more key of `accountId`, stored as the gateway would have it stored. */
+export function seedKey(
+  accounts: FakeAccountService,
+  accountId: string,
+  environment: Environment,
+): { keyId: string; secret: string } {
+  const secret = generateApiKeySecret(environment);
+  const hash = createHmac('sha256', TEST_API_KEY_HASH_KEY).update(secret).digest('hex');
+  const stored = accounts.storeKey(accountId, {
+    name: `${environment} key`,
+    environment,
+    key_hash: hash,
+    prefix: apiKeyDisplayPrefix(secret),
+  });
+  return { keyId: stored.key_id, secret };
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
