@@ -1,6 +1,7 @@
 import {
   type AccountParty,
   amountSealingContext,
+  memoSealingContext,
   CreateTransfer,
   EventTopics,
   FundTestAccount,
@@ -17,6 +18,8 @@ import {
   encodeBase64,
   generateElGamalSecret,
   parseSealingKey,
+  seal,
+  utf8Encode,
   sealAmount,
 } from '@cts/crypto';
 import {
@@ -127,6 +130,11 @@ export class TransferHarness {
   }
 
   /** An amount in base units, sealed as the gateway seals it for this sender. */
+  /** A memo sealed as the gateway seals it for `accountId`. */
+  sealMemo(accountId: string, memo: string): string {
+    return seal(parseSealingKey(this.service.runtime.secrets.dataSealingKey), utf8Encode(memo), memoSealingContext(accountId));
+  }
+
   seal(accountId: string, amount: bigint): string {
     return sealAmount(
       parseSealingKey(this.service.runtime.secrets.dataSealingKey),

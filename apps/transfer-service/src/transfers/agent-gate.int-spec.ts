@@ -85,4 +85,12 @@ describe('transfer-service: the agent gate', () => {
     const [evaluation] = harness.peers.policies.evaluations.slice(-1);
     expect(harness.peers.policies.releasesOf(evaluation?.payload.reservation_id ?? '')).toBe(1);
   });
+
+  it('refuses a memo over its byte limit before anything is reserved (400 CJK-sized, not a 500 after)', async () => {
+    const evaluations = harness.peers.policies.evaluations.length;
+    const result = await harness.send(agent, shop.handle, USDC, { sealed_memo: harness.sealMemo(agent.account_id, '漢'.repeat(400)) });
+
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_request', param: 'memo' } });
+    expect(harness.peers.policies.evaluations).toHaveLength(evaluations);
+  });
 });

@@ -71,14 +71,14 @@ describe('transfer-service: creating a transfer', () => {
   });
 
   it('answers a retried request with the same idempotency key with the first transfer, recording one', async () => {
-    const first = await harness.send(alice, bob.handle, USDC, { idempotency_key: 'idem-1' });
-    const again = await harness.send(alice, bob.handle, USDC, { idempotency_key: 'idem-1' });
+    const first = await harness.send(alice, bob.handle, USDC, { idempotency_key: 'client:idem-1' });
+    const again = await harness.send(alice, bob.handle, USDC, { idempotency_key: 'client:idem-1' });
 
     expect(first.ok && again.ok).toBe(true);
     if (first.ok && again.ok && first.value.kind === 'transfer' && again.value.kind === 'transfer') {
       expect(again.value.transfer.transfer_id).toBe(first.value.transfer.transfer_id);
       const rows = await harness.service.query(
-        `SELECT id FROM transfers.transfers WHERE idempotency_key = 'idem-1'`,
+        `SELECT id FROM transfers.transfers WHERE idempotency_key = 'client:idem-1'`,
       );
       expect(rows).toHaveLength(1);
     }
