@@ -16,6 +16,7 @@ import { http, uniqueHandle } from './support/http';
 import { type DistributedStack, startDistributedStack } from './support/distributed-stack';
 import { transfersBehaviour } from './support/transfers.behaviour';
 import { webhooksBehaviour } from './support/webhooks.behaviour';
+import { eventsBehaviour } from './support/events.behaviour';
 
 describe('distributed mode: every app its own process over Kafka, PostgreSQL and Redis', () => {
   let running: DistributedStack;
@@ -58,6 +59,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   approvalsBehaviour(stack, { expiry: true });
   agentTransactionsBehaviour(stack);
   webhooksBehaviour(stack, () => receiver);
+  eventsBehaviour(stack);
   tracingBehaviour(stack, () => collector);
   metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'gateway')?.healthUrl ?? '', () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
 

@@ -12,6 +12,8 @@ import { OtlpCollector } from './support/otlp-collector';
 import { tracingBehaviour } from './support/tracing.behaviour';
 import { sdkQuickstartBehaviour } from './support/sdk-quickstart.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
+import { eventsBehaviour } from './support/events.behaviour';
+import { listenBehaviour } from './support/listen.behaviour';
 import { account, fund, provenBalance, transfersBehaviour } from './support/transfers.behaviour';
 
 const collector = new OtlpCollector();
@@ -51,6 +53,8 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   approvalsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), { expiry: false });
   agentTransactionsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  eventsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  listenBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => running.metricsUrl);
   tracingBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => collector);
 

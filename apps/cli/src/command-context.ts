@@ -34,6 +34,11 @@ export class CommandContext {
     return new ApiClient(url, this.io.fetch).send({ ...request, bearer: apiKey });
   }
 
+  /** The gateway base URL (`--url`, else CTS_URL, else the default). */
+  url(command: Command): string {
+    return this.globals(command).url;
+  }
+
   /** `--json` prints the response untouched; otherwise aligned text under a title. */
   print(command: Command, title: string, response: unknown): void {
     const output = this.globals(command).json === true ? renderJson(response) : renderHuman(title, response);

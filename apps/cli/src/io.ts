@@ -10,6 +10,8 @@ export interface CliIo {
   readonly fetch: typeof fetch;
   /** Runs `node <script>` with inherited stdio; resolves to its exit code. */
   readonly runNodeScript: (script: string, cwd: string) => Promise<number>;
+  /** Stops long-running commands (`cts listen`); unset: they stop on SIGINT/SIGTERM. */
+  readonly signal?: AbortSignal;
 }
 
 export function runNodeScript(script: string, cwd: string): Promise<number> {

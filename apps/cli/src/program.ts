@@ -8,6 +8,7 @@ import { type CliIo } from './io';
 import { registerKeysCommands } from './keys/keys.command';
 import { registerKycCommand } from './kyc/kyc.command';
 import { registerMcpCommand } from './mcp/mcp.command';
+import { registerListenCommand } from './listen/listen.command';
 import { registerMigrateCommand } from './migrate/migrate.command';
 
 const EXAMPLES = `
@@ -17,6 +18,7 @@ Examples:
   cts kyc acc_123 verified
   cts domains add acc_123 shop.example.com
   cts fund svc_test_… USDC 100
+  cts listen --api-key svc_test_… --forward-to http://localhost:3000/hooks --events transfer.confirmed
   cts migrate
   cts mcp --api-key svc_test_…   (an agent's key: MCP server over stdio)
 
@@ -24,6 +26,7 @@ Environment:
   CTS_URL        default for --url
   ADMIN_TOKEN    admin token when --token is not given
   CTS_DATA_DIR   where the gateway keeps admin-token (default ./.data)
+  CTS_CONFIG_DIR where cts listen keeps its state (default ~/.config/cts)
 `;
 
 export interface ProgramOptions {
@@ -35,7 +38,7 @@ export interface ProgramOptions {
 export function buildProgram(io: CliIo, options: ProgramOptions = {}): Command {
   const program = new Command('cts')
     .description(
-      'Operator tool for the Confidential Transfer Service: accounts, API keys, KYC, domains, test funds, migrations.',
+      'Operator tool for the Confidential Transfer Service: accounts, API keys, KYC, domains, test funds, migrations, and forwarding events to a local URL (listen).',
     )
     .option('--url <url>', 'gateway base URL (env CTS_URL)', io.env.CTS_URL ?? DEFAULT_URL)
     .option('--token <token>', 'admin token (else ADMIN_TOKEN, else <CTS_DATA_DIR>/admin-token)')
@@ -53,6 +56,7 @@ export function buildProgram(io: CliIo, options: ProgramOptions = {}): Command {
   registerFundCommand(program, context);
   registerMigrateCommand(program, context, options.repoRoot);
   registerMcpCommand(program, context);
+  registerListenCommand(program, context);
   return program;
 }
 

@@ -46,6 +46,40 @@ function deliveryRow(
   );
 }
 
+/**
+ * Whether it gets deliveries and, when not, why: disabled by hand, or automatically after days of
+ * failed deliveries (its account also got a `webhook.endpoint.disabled` event).
+ */
+function stateElement(webhook: Webhook): HTMLElement {
+  if (webhook.disabled) {
+    const why =
+      webhook.disabled_reason === 'endpoint_failing'
+        ? 'Disabled automatically: every delivery failed since '
+        : 'Disabled by you. ';
+    return h(
+      'span',
+      {
+        class: 'status status-failed',
+        attrs: { 'data-state': `disabled-${webhook.disabled_reason ?? 'manual'}` },
+      },
+      why,
+      webhook.disabled_reason === 'endpoint_failing' ? timeElement(webhook.failing_since) : '',
+      webhook.disabled_reason === 'endpoint_failing' ? '. ' : '',
+      'Deliveries wait until it is enabled (those older than 24 hours fail; replay them).',
+    );
+  }
+  if (webhook.failing_since) {
+    return h(
+      'span',
+      { class: 'status status-pending', attrs: { 'data-state': 'failing' } },
+      'Active, but every delivery failed since ',
+      timeElement(webhook.failing_since),
+      ': it is disabled after 5 days of that.',
+    );
+  }
+  return h('span', { class: 'status status-succeeded', attrs: { 'data-state': 'active' } }, 'Active');
+}
+
 /** One subscription: its URL and events, its delivery log (loaded when opened), replay, delete. */
 function subscriptionCard(context: ViewContext, webhook: Webhook, reload: () => void): HTMLElement {
   const log = h('div', { class: 'delivery-log', attrs: { 'aria-live': 'polite' } });
@@ -119,6 +153,26 @@ function subscriptionCard(context: ViewContext, webhook: Webhook, reload: () => 
       context.fail(error);
     }
   };
+  const setDisabled = async (disabled: boolean) => {
+    try {
+      await context.client.updateWebhook(webhook.webhook_id, { disabled });
+      notify(`Subscription to ${webhook.url} ${disabled ? 'disabled' : 'enabled'}.`);
+      reload();
+    } catch (error) {
+      context.fail(error);
+    }
+  };
+  const sendTest = async () => {
+    try {
+      const sent = await context.client.testWebhook(webhook.webhook_id);
+      notify(`Test event sent to ${webhook.url} as delivery ${sent.delivery_id}.`);
+      if (details.open) {
+        await loadLog();
+      }
+    } catch (error) {
+      context.fail(error);
+    }
+  };
   const details = h(
     'details',
     { class: 'log-toggle' },
@@ -147,6 +201,8 @@ function subscriptionCard(context: ViewContext, webhook: Webhook, reload: () => 
       h(
         'dl',
         { class: 'facts' },
+        h('dt', {}, 'State'),
+        h('dd', {}, stateElement(webhook)),
         h('dt', {}, 'Events'),
         h('dd', {}, webhook.events.join(', ')),
         h('dt', {}, 'Created'),
@@ -158,6 +214,10 @@ function subscriptionCard(context: ViewContext, webhook: Webhook, reload: () => 
       h(
         'div',
         { class: 'actions' },
+        button(webhook.disabled ? 'Enable' : 'Disable', () => void setDisabled(!webhook.disabled), {
+          attrs: { 'aria-describedby': titleId },
+        }),
+        button('Send test event', () => void sendTest(), { attrs: { 'aria-describedby': titleId } }),
         button('Delete subscription', () => void remove(), {
           class: 'danger',
           attrs: { 'aria-describedby': titleId },
