@@ -33,6 +33,7 @@ import { SchemaValidationPipe } from './http/validation.pipe';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { AuthFailureThrottle } from './rate-limit/auth-failure-throttle';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { EventsController } from './events/events.controller';
@@ -94,6 +95,7 @@ export class GatewayModule {
         AgentAccountsService,
         WebhooksService,
         RateLimiter,
+        AuthFailureThrottle,
         IdempotencyStore,
         ApiKeyGuard,
         RateLimitGuard,

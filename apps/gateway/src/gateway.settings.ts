@@ -7,6 +7,8 @@ export const GATEWAY_LOGGER = Symbol('GATEWAY_LOGGER');
 /** What the gateway's features read from configuration, resolved once at start. */
 export interface GatewaySettings {
   rateLimitPerMinute: number;
+  /** Failed authentications per client address per minute before `429 rate_limited`. */
+  authFailuresPerMinute: number;
   commandTimeoutMs: number;
   /** HMAC key of API key hashes: every replica must use the same one. */
   apiKeyHashKey: string;
@@ -34,6 +36,7 @@ export function gatewaySettings(
   const { config, secrets } = runtime;
   return {
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     commandTimeoutMs: config.COMMAND_TIMEOUT_MS,
     apiKeyHashKey: secrets.apiKeyHashKey,
     dataSealingKey: () => secrets.dataSealingKey,

@@ -1,5 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { DomainError, type Principal } from '@cts/contracts';
+import { type Response } from 'express';
 import { ApiKeyUsage } from '../api-keys/api-key-usage';
+import { AuthFailureThrottle } from '../rate-limit/auth-failure-throttle';
 import { type GatewayRequest, requestIdOf } from '../http/request-context';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 
@@ -9,11 +12,22 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly usage: ApiKeyUsage,
+    private readonly failures: AuthFailureThrottle,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<GatewayRequest>();
-    const principal = await this.authenticator.authenticate(req.headers.authorization, requestIdOf(req));
+    let principal: Principal;
+    try {
+      principal = await this.authenticator.authenticate(req.headers.authorization, requestIdOf(req));
+    } catch (error) {
+      // Only a presented key that was refused counts against its address (not a missing one, not an
+      // unavailable account-service).
+      if (error instanceof DomainError && error.code === 'unauthorized' && req.headers.authorization !== undefined) {
+        throw await this.failures.failed(req, context.switchToHttp().getResponse<Response>(), error);
+      }
+      throw error;
+    }
     req.principal = principal;
     await this.usage.record(principal.key_id);
     return true;

@@ -14,6 +14,7 @@ export async function createOpenApiDocument(): Promise<OpenAPIObject> {
   const module = GatewayModule.with({
     settings: {
       rateLimitPerMinute: 1,
+      authFailuresPerMinute: 20,
       commandTimeoutMs: 1,
       apiKeyHashKey: 'openapi-document',
       dataSealingKey: () => '',

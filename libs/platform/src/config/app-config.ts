@@ -28,6 +28,8 @@ export const AppConfigSchema = z.object({
   DATA_SEALING_KEY: z.string().optional(),
   API_KEY_HASH_KEY: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Failed authentications (API keys and the admin token) per client address per minute, then 429. */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MIGRATE_ON_START: flag,
   WEBHOOK_RETRY_SCHEDULE: z.string().default('10s,1m,5m,30m,1h,2h,4h,8h'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
