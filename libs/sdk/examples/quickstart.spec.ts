@@ -44,9 +44,10 @@ function ciphertextOf(asset: string): Uint8Array {
   return ciphertext;
 }
 
-function balancesResponse(url: URL): [number, unknown] {
+function balancesResponse(url: URL, proofHeader: string | string[] | undefined): [number, unknown] {
   const ciphertexts = Object.fromEntries(Object.keys(balances).map((asset) => [asset, ciphertextOf(asset)]));
-  const proof = url.searchParams.get('decryption_proof');
+  // The SDK sends the proof in the header, never in the URL.
+  const proof = typeof proofHeader === 'string' && !url.searchParams.has('decryption_proof') ? proofHeader : null;
   if (proof === null) {
     const withCiphertext = url.searchParams.get('include') === 'ciphertext';
     return [
@@ -111,7 +112,7 @@ function route(req: IncomingMessage, body: string): [number, unknown] {
       // Pending on the first read, so the example's wait for settlement is exercised.
       return [200, { ...transfer, status: transfer.reads > 1 ? 'confirmed' : 'pending', asset: 'USDC' }];
     case 'GET /v1/accounts/me/balances':
-      return balancesResponse(url);
+      return balancesResponse(url, req.headers['x-decryption-proof']);
     default:
       return [404, { error: { code: 'not_found', message: url.pathname, request_id: 'req_0' } }];
   }

@@ -182,14 +182,15 @@ describe('CtsClient endpoints', () => {
     expect(server.requests[0].url).toBe('/api/v1/accounts/me');
   });
 
-  it('sends the balance proof as the decryption_proof query parameter, byte for byte', async () => {
+  it('sends the balance proof in the X-Decryption-Proof header, byte for byte, never in the URL', async () => {
     const proof = 'eyJ2IjoxfQ+/abc==';
     await client.balances({ include: 'ciphertext', decryptionProof: proof });
     const url = new URL(server.requests[0].url, server.baseUrl);
     expect(url.pathname).toBe('/v1/accounts/me/balances');
     expect(url.searchParams.get('include')).toBe('ciphertext');
-    expect(url.searchParams.get('decryption_proof')).toBe(proof);
-    expect(server.requests[0].url).not.toContain('+');
+    expect(url.searchParams.has('decryption_proof')).toBe(false);
+    expect(server.requests[0].url).not.toContain('eyJ2');
+    expect(server.requests[0].headers['x-decryption-proof']).toBe(proof);
   });
 
   it('encodes transfer list filters and leaves out the unset ones', async () => {

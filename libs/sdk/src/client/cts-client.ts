@@ -83,11 +83,16 @@ export class CtsClient {
     return this.body({ method: 'GET', path: '/v1/accounts/me' });
   }
 
+  /**
+   * The proof names the amounts: it travels in the `X-Decryption-Proof` header, never in the URL
+   * (proxies and ingress logs keep URLs).
+   */
   balances(query: BalancesQuery = {}): Promise<BalanceList> {
     return this.body({
       method: 'GET',
       path: '/v1/accounts/me/balances',
-      query: { include: query.include, decryption_proof: query.decryptionProof },
+      query: { include: query.include },
+      ...(query.decryptionProof === undefined ? {} : { headers: { 'X-Decryption-Proof': query.decryptionProof } }),
     });
   }
 

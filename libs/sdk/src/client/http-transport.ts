@@ -21,6 +21,8 @@ export interface ApiRequest {
   /** Path below the base URL, starting with `/v1/`; path parameters already encoded. */
   path: string;
   query?: Record<string, QueryValue>;
+  /** Extra request headers (e.g. a secret that must not travel in the URL). */
+  headers?: Record<string, string>;
   body?: unknown;
   idempotencyKey?: string;
 }
@@ -108,6 +110,7 @@ export class HttpTransport {
 
   private requestInit(request: ApiRequest, idempotencyKey: string | undefined): RequestInit {
     const headers: Record<string, string> = {
+      ...request.headers,
       Authorization: `Bearer ${this.settings.apiKey}`,
       Accept: 'application/json',
     };
