@@ -5,7 +5,18 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '**/dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'libs/*/index.js', 'apps/*/bin/**', 'docs/**'] },
+  {
+    ignores: [
+      'dist/**',
+      '**/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.data/**',
+      'libs/*/index.js',
+      'apps/*/bin/**',
+      'docs/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -19,7 +30,10 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@nx/enforce-module-boundaries': [
         'error',
@@ -30,7 +44,10 @@ export default tseslint.config(
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             // Custody keys and the ledger move money: transfer-service alone (ARCHITECTURE §4, §7).
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:testing'] },
-            { sourceTag: 'scope:money', onlyDependOnLibsWithTags: ['scope:money', 'scope:shared', 'scope:testing'] },
+            {
+              sourceTag: 'scope:money',
+              onlyDependOnLibsWithTags: ['scope:money', 'scope:shared', 'scope:testing'],
+            },
           ],
         },
       ],
@@ -40,7 +57,12 @@ export default tseslint.config(
     // Production code never imports the test kit (tests, harnesses under testing/ folders and e2e may).
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/testing/**', 'libs/testing/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@cts/testing', message: 'test code only (specs, testing/ folders, e2e)' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@cts/testing', message: 'test code only (specs, testing/ folders, e2e)' }] },
+      ],
+    },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', 'e2e/**/*.ts'],
@@ -59,7 +81,19 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@nestjs/*', 'typeorm', 'kafkajs', 'ioredis', 'pg', 'express', '@cts/messaging', '@cts/persistence', '@cts/testing'] },
+        {
+          patterns: [
+            '@nestjs/*',
+            'typeorm',
+            'kafkajs',
+            'ioredis',
+            'pg',
+            'express',
+            '@cts/messaging',
+            '@cts/persistence',
+            '@cts/testing',
+          ],
+        },
       ],
     },
   },

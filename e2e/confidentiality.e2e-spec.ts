@@ -24,8 +24,12 @@ async function allKafkaMessages(brokers: string[]): Promise<string[]> {
   await consumer.run({
     eachMessage: ({ topic, message }) => {
       lastMessageAt = Date.now();
-      const headers = Object.entries(message.headers ?? {}).map(([name, value]) => `${name}=${String(value)}`);
-      messages.push(`${topic} ${message.key?.toString() ?? ''} ${message.value?.toString() ?? ''} ${headers.join(' ')}`);
+      const headers = Object.entries(message.headers ?? {}).map(
+        ([name, value]) => `${name}=${String(value)}`,
+      );
+      messages.push(
+        `${topic} ${message.key?.toString() ?? ''} ${message.value?.toString() ?? ''} ${headers.join(' ')}`,
+      );
       return Promise.resolve();
     },
   });
@@ -46,7 +50,9 @@ async function allRows(url: string): Promise<string[]> {
     );
     const rows: string[] = [];
     for (const { schema, name } of tables.rows) {
-      const result = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${schema}"."${name}" t`);
+      const result = await client.query<{ row: string }>(
+        `SELECT row_to_json(t)::text AS row FROM "${schema}"."${name}" t`,
+      );
       rows.push(...result.rows.map((r) => `${schema}.${name} ${r.row}`));
     }
     return rows;
@@ -76,12 +82,25 @@ describe('confidentiality: a transfer amount appears in plaintext nowhere the se
       return response;
     };
     const create = async () =>
-      (await call('POST', '/admin/v1/accounts', { token: adminToken, body: { handle: uniqueHandle('conf'), type: 'personal', kyc_status: 'verified' } }))
-        .body as { decryption_key: string; account: { handle: string }; api_keys: { test: { secret: string } } };
+      (
+        await call('POST', '/admin/v1/accounts', {
+          token: adminToken,
+          body: { handle: uniqueHandle('conf'), type: 'personal', kyc_status: 'verified' },
+        })
+      ).body as {
+        decryption_key: string;
+        account: { handle: string };
+        api_keys: { test: { secret: string } };
+      };
     const [alice, bob] = [await create(), await create()];
     const token = alice.api_keys.test.secret;
-    expect((await call('POST', '/v1/sandbox/fund', { token, body: { asset: 'USDC', amount: '5000' } })).status).toBe(200);
-    const sent = await call('POST', '/v1/transfers', { token, body: { to: bob.account.handle, amount: AMOUNT, memo: 'invoice 7' } });
+    expect(
+      (await call('POST', '/v1/sandbox/fund', { token, body: { asset: 'USDC', amount: '5000' } })).status,
+    ).toBe(200);
+    const sent = await call('POST', '/v1/transfers', {
+      token,
+      body: { to: bob.account.handle, amount: AMOUNT, memo: 'invoice 7' },
+    });
     expect(sent.body).toMatchObject({ status: 'confirmed' });
     const transfer = sent.body as { transfer_id: string; encrypted_amount: string };
     expect(decryptAmount(alice.decryption_key, transfer.encrypted_amount, 'USDC')).toBe(AMOUNT);
@@ -90,10 +109,19 @@ describe('confidentiality: a transfer amount appears in plaintext nowhere the se
     await call('GET', '/v1/transfers', { token: bob.api_keys.test.secret });
     await call('GET', '/v1/api-keys', { token });
     const balances = await call('GET', '/v1/accounts/me/balances?include=ciphertext', { token });
-    const usdc = (balances.body as { balances: { asset: string; ciphertext: string; decryptable_balance: string }[] }).balances[0];
-    const proof = createDecryptionProof(alice.decryption_key, [{ asset: 'USDC', ciphertext: usdc?.ciphertext ?? '', decryptableBalance: usdc?.decryptable_balance }]);
-    expect((await call('GET', `/v1/accounts/me/balances?decryption_proof=${encodeURIComponent(proof)}`, { token })).body).toMatchObject({
-      balances: expect.arrayContaining([{ asset: 'USDC', has_balance: true, amount: '3765.432109' }]) as unknown,
+    const usdc = (
+      balances.body as { balances: { asset: string; ciphertext: string; decryptable_balance: string }[] }
+    ).balances[0];
+    const proof = createDecryptionProof(alice.decryption_key, [
+      { asset: 'USDC', ciphertext: usdc?.ciphertext ?? '', decryptableBalance: usdc?.decryptable_balance },
+    ]);
+    expect(
+      (await call('GET', `/v1/accounts/me/balances?decryption_proof=${encodeURIComponent(proof)}`, { token }))
+        .body,
+    ).toMatchObject({
+      balances: expect.arrayContaining([
+        { asset: 'USDC', has_balance: true, amount: '3765.432109' },
+      ]) as unknown,
     });
 
     const kafka = await allKafkaMessages((running.env.KAFKA_BROKERS ?? '').split(','));

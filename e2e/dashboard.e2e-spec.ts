@@ -101,7 +101,9 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Approve this payment?' });
     await expect(
-      dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement),
+      dialog
+        .getByRole('button', { name: 'Cancel' })
+        .evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement),
     ).resolves.toBe(true);
     await expect(dialog.textContent()).resolves.toContain(`Send 15 USDC to ${merchant.handle}`);
     await page.keyboard.press('Tab');
@@ -297,9 +299,9 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
       // The API key travels in the Authorization header only, never in a URL.
       expect(request.url()).not.toContain(owner.token);
     }
-    expect(JSON.stringify(await page.evaluate<Record<string, string>>('({ ...sessionStorage, ...localStorage })'))).not.toContain(
-      body,
-    );
+    expect(
+      JSON.stringify(await page.evaluate<Record<string, string>>('({ ...sessionStorage, ...localStorage })')),
+    ).not.toContain(body);
   }, 40_000);
 });
 

@@ -26,7 +26,10 @@ declare const process: { argv: string[] };
 const [baseUrl, apiKey, decryptionKey, recipient] = process.argv.slice(2);
 console.log(JSON.stringify(await quickstart({ baseUrl, apiKey, decryptionKey, recipient })));
 `;
-const RUN_CJS = RUN_ESM.replace("import { quickstart } from './quickstart.mjs';", "import { quickstart } from './quickstart.cjs';").replace(
+const RUN_CJS = RUN_ESM.replace(
+  "import { quickstart } from './quickstart.mjs';",
+  "import { quickstart } from './quickstart.cjs';",
+).replace(
   /console\.log\(JSON\.stringify\(await (.*)\)\);/,
   'void $1.then((result) => console.log(JSON.stringify(result)));',
 );
@@ -68,9 +71,20 @@ describe('what a developer installs: the packed SDK and a client generated from 
   let installed: { stdout: string; stderr: string };
 
   beforeAll(async () => {
-    [running, packed] = await Promise.all([startOneProcessMode(dataDir), pack(join(repoRoot, 'libs/sdk'), consumer.dir)]);
-    stack = { baseUrl: running.baseUrl, adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim() };
-    installed = await consumer.npm('install', packed.tarball, 'openapi-fetch@0.17.0', 'openapi-typescript@7.13.0');
+    [running, packed] = await Promise.all([
+      startOneProcessMode(dataDir),
+      pack(join(repoRoot, 'libs/sdk'), consumer.dir),
+    ]);
+    stack = {
+      baseUrl: running.baseUrl,
+      adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim(),
+    };
+    installed = await consumer.npm(
+      'install',
+      packed.tarball,
+      'openapi-fetch@0.17.0',
+      'openapi-typescript@7.13.0',
+    );
   }, 600_000);
 
   afterAll(async () => {
@@ -80,17 +94,32 @@ describe('what a developer installs: the packed SDK and a client generated from 
   }, 60_000);
 
   it('packs a public, versioned package with its README, CommonJS, ES module, browser build and declarations', () => {
-    const manifest = JSON.parse(readFileSync(join(consumer.dir, 'node_modules/@cts/sdk/package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(
+      readFileSync(join(consumer.dir, 'node_modules/@cts/sdk/package.json'), 'utf8'),
+    ) as Record<string, unknown>;
 
     expect(manifest).toMatchObject({ name: '@cts/sdk', engines: { node: '>=20.19' } });
     expect(manifest.private).toBeUndefined();
     expect(manifest.version).toMatch(/^[1-9]\d*\.\d+\.\d+$|^0\.[1-9]\d*\.\d+$/);
-    expect(Object.keys(manifest.dependencies as object).every((name) => !name.startsWith('@cts/'))).toBe(true);
+    expect(Object.keys(manifest.dependencies as object).every((name) => !name.startsWith('@cts/'))).toBe(
+      true,
+    );
     expect(packed.files).toEqual(
-      expect.arrayContaining(['README.md', 'package.json', 'dist/index.cjs', 'dist/index.mjs', 'dist/browser.mjs', 'dist/index.d.ts', 'dist/index.d.mts', 'dist/zk-sdk.wasm']),
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/index.cjs',
+        'dist/index.mjs',
+        'dist/browser.mjs',
+        'dist/index.d.ts',
+        'dist/index.d.mts',
+        'dist/zk-sdk.wasm',
+      ]),
     );
     expect(packed.files.filter((file) => file.startsWith('src/') || file.endsWith('.spec.ts'))).toEqual([]);
-    expect(readFileSync(join(consumer.dir, 'node_modules/@cts/sdk/README.md'), 'utf8')).toContain('npm install @cts/sdk');
+    expect(readFileSync(join(consumer.dir, 'node_modules/@cts/sdk/README.md'), 'utf8')).toContain(
+      'npm install @cts/sdk',
+    );
   });
 
   it('installs into an empty project outside the repository without an engine warning', () => {
@@ -102,12 +131,21 @@ describe('what a developer installs: the packed SDK and a client generated from 
     consumer.write('quickstart.cts', QUICKSTART);
     consumer.write('run-esm.mts', RUN_ESM);
     consumer.write('run-cjs.cts', RUN_CJS);
-    consumer.write('tsconfig.sdk.json', JSON.stringify({ ...TSCONFIG, files: ['run-esm.mts', 'run-cjs.cts'] }));
+    consumer.write(
+      'tsconfig.sdk.json',
+      JSON.stringify({ ...TSCONFIG, files: ['run-esm.mts', 'run-cjs.cts'] }),
+    );
     await consumer.tsc('tsconfig.sdk.json');
 
     for (const runner of ['out/run-esm.mjs', 'out/run-cjs.cjs']) {
       const [alice, bob] = [await account(stack), await account(stack)];
-      const { stdout } = await consumer.node(runner, stack.baseUrl, alice.token, alice.decryption_key, bob.account.handle);
+      const { stdout } = await consumer.node(
+        runner,
+        stack.baseUrl,
+        alice.token,
+        alice.decryption_key,
+        bob.account.handle,
+      );
       expect({ runner, result: JSON.parse(stdout) as unknown }).toEqual({
         runner,
         result: {
@@ -122,11 +160,23 @@ describe('what a developer installs: the packed SDK and a client generated from 
   }, 300_000);
 
   it('generates a typed client from docs/openapi.json that compiles, refuses what the API refuses, and calls the service', async () => {
-    await consumer.node('node_modules/openapi-typescript/bin/cli.js', join(repoRoot, 'docs/openapi.json'), '-o', 'api.d.ts');
+    await consumer.node(
+      'node_modules/openapi-typescript/bin/cli.js',
+      join(repoRoot, 'docs/openapi.json'),
+      '-o',
+      'api.d.ts',
+    );
     consumer.write('client.mts', OPENAPI_CLIENT);
     consumer.write('misused.mts', MISUSED_CLIENT);
     consumer.write('tsconfig.client.json', JSON.stringify({ ...TSCONFIG, files: ['client.mts'] }));
-    consumer.write('tsconfig.misused.json', JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, noEmit: true }, files: ['misused.mts'] }));
+    consumer.write(
+      'tsconfig.misused.json',
+      JSON.stringify({
+        ...TSCONFIG,
+        compilerOptions: { ...TSCONFIG.compilerOptions, noEmit: true },
+        files: ['misused.mts'],
+      }),
+    );
     await consumer.tsc('tsconfig.client.json');
     const misused = await consumer.tsc('tsconfig.misused.json').then(
       () => '',

@@ -61,31 +61,59 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   webhooksBehaviour(stack, () => receiver);
   eventsBehaviour(stack);
   tracingBehaviour(stack, () => collector);
-  metricsBehaviour(stack, () => running.stack.processes.find((p) => p.app === 'gateway')?.healthUrl ?? '', () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '');
+  metricsBehaviour(
+    stack,
+    () => running.stack.processes.find((p) => p.app === 'gateway')?.healthUrl ?? '',
+    () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '',
+  );
 
   it('dead-letters an invalid event to the dead-letter topic of its consumer (<service>.dlq) with the reason, never silently', async () => {
-    const kafka = new Kafka({ clientId: 'e2e-dlq', brokers: (running.env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({
+      clientId: 'e2e-dlq',
+      brokers: (running.env.KAFKA_BROKERS ?? '').split(','),
+      logLevel: logLevel.NOTHING,
+    });
     const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
-    const bogus = createEnvelope('transfer.confirmed', 1, { transfer_id: 'tr_bogus', status: 'no-such-status' }, {
-      correlationId: 'req_dlq',
-      environment: 'test',
-      accountId: null,
+    const bogus = createEnvelope(
+      'transfer.confirmed',
+      1,
+      { transfer_id: 'tr_bogus', status: 'no-such-status' },
+      {
+        correlationId: 'req_dlq',
+        environment: 'test',
+        accountId: null,
+      },
+    );
+    await producer.send({
+      topic: 'transfer.events',
+      messages: [{ key: 'tr_bogus', value: JSON.stringify(bogus) }],
     });
-    await producer.send({ topic: 'transfer.events', messages: [{ key: 'tr_bogus', value: JSON.stringify(bogus) }] });
     await producer.disconnect();
     const consumer = kafka.consumer({ groupId: `e2e-dlq-${Date.now()}` });
     const letters: string[] = [];
     await consumer.connect();
     await consumer.subscribe({ topic: 'webhook-dispatcher.dlq', fromBeginning: true });
-    await consumer.run({ eachMessage: ({ message }) => Promise.resolve(void letters.push(message.value?.toString() ?? '')) });
+    await consumer.run({
+      eachMessage: ({ message }) => Promise.resolve(void letters.push(message.value?.toString() ?? '')),
+    });
     try {
-      await eventually(() => expect(letters.some((letter) => letter.includes(bogus.id))).toBe(true), 30_000, 250);
+      await eventually(
+        () => expect(letters.some((letter) => letter.includes(bogus.id))).toBe(true),
+        30_000,
+        250,
+      );
     } finally {
       await consumer.disconnect();
     }
-    const letter = JSON.parse(letters.find((l) => l.includes(bogus.id)) ?? '{}') as { consumer: string; reason: string };
-    expect(letter).toMatchObject({ consumer: 'webhook-dispatcher', reason: expect.stringContaining('status') as unknown });
+    const letter = JSON.parse(letters.find((l) => l.includes(bogus.id)) ?? '{}') as {
+      consumer: string;
+      reason: string;
+    };
+    expect(letter).toMatchObject({
+      consumer: 'webhook-dispatcher',
+      reason: expect.stringContaining('status') as unknown,
+    });
   }, 60_000);
 
   it('lets a service restarted after SIGTERM answer at once, without waiting out its old Kafka session', async () => {

@@ -41,7 +41,11 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
 
   async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    return { result, data: (result.structuredContent ?? {}) as Structured, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+    return {
+      result,
+      data: (result.structuredContent ?? {}) as Structured,
+      text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
+    };
   }
 
   async function agentWallet(policy: Record<string, unknown> = POLICY) {
@@ -53,7 +57,10 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     });
     expect(created.status).toBe(201);
     const agent = created.body as { account_id: string; handle: string; decryption_key: string };
-    const key = await http(stack.baseUrl, 'POST', `/v1/agents/${agent.account_id}/api-keys`, { token: owner.token, body: { name: 'mcp' } });
+    const key = await http(stack.baseUrl, 'POST', `/v1/agents/${agent.account_id}/api-keys`, {
+      token: owner.token,
+      body: { name: 'mcp' },
+    });
     const agentToken = (key.body as { secret: string }).secret;
     await fund(stack, { ...owner, token: agentToken, decryption_key: agent.decryption_key }, '123.45');
     const { client, stderr } = await connect(agentToken);
@@ -62,7 +69,10 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
 
   beforeAll(async () => {
     running = await startOneProcessMode(dataDir);
-    stack = { baseUrl: running.baseUrl, adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim() };
+    stack = {
+      baseUrl: running.baseUrl,
+      adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim(),
+    };
   }, 120_000);
 
   afterAll(async () => {
@@ -88,7 +98,9 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     expect(pay?.inputSchema.required?.sort()).toEqual(['amount', 'asset', 'to']);
     expect(pay?.description).toMatch(/same (idempotency_)?key/i);
     const validPay = validator.getValidator(pay?.inputSchema ?? {});
-    expect(validPay({ to: '@shop', amount: '12.50', asset: 'USDC', idempotency_key: 'order-1' }).valid).toBe(true);
+    expect(validPay({ to: '@shop', amount: '12.50', asset: 'USDC', idempotency_key: 'order-1' }).valid).toBe(
+      true,
+    );
     expect(validPay({ to: '@shop', amount: '-1', asset: 'USDC' }).valid).toBe(false);
     expect(validPay({ to: '@shop', amount: '12.50' }).valid).toBe(false);
     expect(tools.find((t) => t.name === 'get_balances')?.description).toMatch(/cannot decrypt/i);
@@ -98,7 +110,13 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     const { client, merchant } = await agentWallet();
     const { result, data } = await call(client, 'get_policy');
     expect(result.isError).toBeFalsy();
-    expect(data).toMatchObject({ per_transaction_limit_usdc: 25, daily_limit_usdc: 1000, hitl_threshold_usdc: 10, allowed_recipients: [merchant.account.handle], assets: ['USDC'] });
+    expect(data).toMatchObject({
+      per_transaction_limit_usdc: 25,
+      daily_limit_usdc: 1000,
+      hitl_threshold_usdc: 10,
+      allowed_recipients: [merchant.account.handle],
+      assets: ['USDC'],
+    });
     expect(data.summary).toContain('25');
   }, 90_000);
 
@@ -107,33 +125,63 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     const args = { to: merchant.account.handle, amount: '4.5', asset: 'USDC', idempotency_key: 'order-42' };
     const first = await call(client, 'pay', args);
     expect(first.result.isError).toBeFalsy();
-    expect(first.data).toMatchObject({ status: 'confirmed', transfer_id: expect.stringMatching(/^tr_/), idempotency_key: 'order-42' });
+    expect(first.data).toMatchObject({
+      status: 'confirmed',
+      transfer_id: expect.stringMatching(/^tr_/),
+      idempotency_key: 'order-42',
+    });
     // The same intent again, the amount now as a JSON number: the first payment comes back, nothing moves twice.
     const retry = await call(client, 'pay', { ...args, amount: 4.5 });
     expect(retry.data).toMatchObject({ status: 'confirmed', transfer_id: first.data.transfer_id });
     expect(await provenBalance(stack, merchant)).toBe('4.5');
 
     const status = await call(client, 'get_payment_status', { payment_id: first.data.transfer_id });
-    expect(status.data).toMatchObject({ kind: 'transfer', status: 'confirmed', transfer_id: first.data.transfer_id });
+    expect(status.data).toMatchObject({
+      kind: 'transfer',
+      status: 'confirmed',
+      transfer_id: first.data.transfer_id,
+    });
     const listed = await call(client, 'list_payments', { limit: 5 });
-    expect((listed.data.payments as Structured[]).map((p) => p.transfer_id)).toContain(first.data.transfer_id);
+    expect((listed.data.payments as Structured[]).map((p) => p.transfer_id)).toContain(
+      first.data.transfer_id,
+    );
   }, 120_000);
 
   it('holds a payment above the threshold until the owner approves over REST, then reports it approved with its transfer', async () => {
     const { client, owner, merchant } = await agentWallet();
-    const held = await call(client, 'pay', { to: merchant.account.handle, amount: '15', asset: 'USDC', idempotency_key: 'big-1' });
+    const held = await call(client, 'pay', {
+      to: merchant.account.handle,
+      amount: '15',
+      asset: 'USDC',
+      idempotency_key: 'big-1',
+    });
     expect(held.result.isError).toBeFalsy();
-    expect(held.data).toMatchObject({ status: 'pending_approval', transaction_id: expect.stringMatching(/^atx_/), expires_at: expect.any(String) });
+    expect(held.data).toMatchObject({
+      status: 'pending_approval',
+      transaction_id: expect.stringMatching(/^atx_/),
+      expires_at: expect.any(String),
+    });
     const id = held.data.transaction_id as string;
     const waiting = await call(client, 'get_payment_status', { payment_id: id });
-    expect(waiting.data).toMatchObject({ kind: 'held_transaction', status: 'pending_approval', transfer_id: null });
+    expect(waiting.data).toMatchObject({
+      kind: 'held_transaction',
+      status: 'pending_approval',
+      transfer_id: null,
+    });
     const listed = await call(client, 'list_payments');
     expect((listed.data.awaiting_approval as Structured[]).map((h) => h.transaction_id)).toEqual([id]);
 
-    const approved = await http(stack.baseUrl, 'POST', `/v1/agents/transactions/${id}/approve`, { token: owner.token });
+    const approved = await http(stack.baseUrl, 'POST', `/v1/agents/transactions/${id}/approve`, {
+      token: owner.token,
+    });
     expect(approved.status).toBe(200);
     const after = await call(client, 'get_payment_status', { payment_id: id });
-    expect(after.data).toMatchObject({ kind: 'held_transaction', status: 'approved', transfer_id: expect.stringMatching(/^tr_/), transfer_status: 'confirmed' });
+    expect(after.data).toMatchObject({
+      kind: 'held_transaction',
+      status: 'approved',
+      transfer_id: expect.stringMatching(/^tr_/),
+      transfer_status: 'confirmed',
+    });
     expect(await provenBalance(stack, merchant)).toBe('15');
   }, 120_000);
 
@@ -155,7 +203,9 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     expect(sol.data).toMatchObject({ status: 'refused', reason: 'asset_not_allowed' });
     expect(sol.data.message).toContain('allowed assets: USDC');
     const balances = await http(stack.baseUrl, 'GET', '/v1/accounts/me/balances', { token: merchant.token });
-    expect(balances.body).toMatchObject({ balances: expect.arrayContaining([{ asset: 'USDC', has_balance: false }]) });
+    expect(balances.body).toMatchObject({
+      balances: expect.arrayContaining([{ asset: 'USDC', has_balance: false }]),
+    });
   }, 120_000);
 
   it('tells which assets hold funds, never an amount', async () => {
@@ -170,7 +220,9 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
 
   it('serves Streamable HTTP too, each request as the agent whose key it carries', async () => {
     const { agentToken, merchant } = await agentWallet();
-    const child = spawn(process.execPath, [CTS, 'mcp', '--http', '0', '--url', stack.baseUrl], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CTS, 'mcp', '--http', '0', '--url', stack.baseUrl], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       let printed = '';
       child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -180,16 +232,32 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
       }
       const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(printed)?.[0] ?? '';
       expect(url).not.toBe('');
-      const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const anonymous = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(anonymous.status).toBe(401);
 
       const client = new Client({ name: 'e2e-http', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${agentToken}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${agentToken}` } },
+        }),
+      );
       clients.push(client);
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
       const policy = await call(client, 'get_policy');
-      expect(policy.data).toMatchObject({ per_transaction_limit_usdc: 25, allowed_recipients: [merchant.account.handle] });
-      const paid = await call(client, 'pay', { to: merchant.account.handle, amount: '2', asset: 'USDC', idempotency_key: 'http-1' });
+      expect(policy.data).toMatchObject({
+        per_transaction_limit_usdc: 25,
+        allowed_recipients: [merchant.account.handle],
+      });
+      const paid = await call(client, 'pay', {
+        to: merchant.account.handle,
+        amount: '2',
+        asset: 'USDC',
+        idempotency_key: 'http-1',
+      });
       expect(paid.data).toMatchObject({ status: 'confirmed', transfer_id: expect.stringMatching(/^tr_/) });
     } finally {
       child.kill('SIGTERM');

@@ -20,7 +20,10 @@ const collector = new OtlpCollector();
 
 // Tracing on, to a stand-in collector (it is off by default).
 const startOneProcess = (dataDir: string) =>
-  startOneProcessMode(dataDir, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200' });
+  startOneProcessMode(dataDir, {
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_BSP_SCHEDULE_DELAY: '200',
+  });
 
 describe('one-process mode (npm start): embedded PostgreSQL and the in-process bus', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cts-one-process-'));
@@ -55,8 +58,14 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   eventsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   listenBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
-  metricsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => running.metricsUrl);
-  tracingBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }), () => collector);
+  metricsBehaviour(
+    () => ({ baseUrl: running.baseUrl, adminToken }),
+    () => running.metricsUrl,
+  );
+  tracingBehaviour(
+    () => ({ baseUrl: running.baseUrl, adminToken }),
+    () => collector,
+  );
 
   it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {
     const created = await account({ baseUrl: running.baseUrl, adminToken });

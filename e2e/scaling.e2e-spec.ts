@@ -9,7 +9,9 @@ import { account, fund } from './support/transfers.behaviour';
 
 const scrape = async (url: string) => (await fetch(`${url}/metrics`)).text();
 const settledBy = (metrics: string) =>
-  [...metrics.matchAll(/cts_transfer_settlement_seconds_count\{asset="USDC",outcome="confirmed"\} (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  [
+    ...metrics.matchAll(/cts_transfer_settlement_seconds_count\{asset="USDC",outcome="confirmed"\} (\d+)/g),
+  ].reduce((sum, m) => sum + Number(m[1]), 0);
 
 /**
  * Issue 7: two replicas of transfer-service (sharing one local ledger server, as they would share a
@@ -27,7 +29,11 @@ describe('scaling: two replicas of each consumer', () => {
   beforeAll(async () => {
     await receiver.start();
     writeFileSync(join(caDir, 'ca.pem'), certificates.ca);
-    ledgers = await Promise.all((['test', 'live'] as const).map((environment) => startLocalLedgerServer({ port: 0, stateDir: ledgerDir, environment })));
+    ledgers = await Promise.all(
+      (['test', 'live'] as const).map((environment) =>
+        startLocalLedgerServer({ port: 0, stateDir: ledgerDir, environment }),
+      ),
+    );
     running = await startDistributedStack({
       replicas: { 'transfer-service': 2, 'webhook-dispatcher': 2 },
       env: {
@@ -63,25 +69,34 @@ describe('scaling: two replicas of each consumer', () => {
     const replicas = running.stack.processes.filter((p) => p.app === 'transfer-service');
     const results: { status: number; id?: string }[] = [];
     const send = async (sender: (typeof senders)[number], n: number) => {
-      const request = { token: sender.token, body: { to: recipient.account.handle, amount: '1' }, headers: { 'Idempotency-Key': `scale-${n}` } };
+      const request = {
+        token: sender.token,
+        body: { to: recipient.account.handle, amount: '1' },
+        headers: { 'Idempotency-Key': `scale-${n}` },
+      };
       // A client retries an unanswered request with the same key, as the SDK does.
       for (let attempt = 0; attempt < 6; attempt += 1) {
         const response = await http(stack.baseUrl, 'POST', '/v1/transfers', request);
         if (response.status !== 503) {
-          results.push({ status: response.status, id: (response.body as { transfer_id?: string }).transfer_id });
+          results.push({
+            status: response.status,
+            id: (response.body as { transfer_id?: string }).transfer_id,
+          });
           return;
         }
       }
       results.push({ status: 503 });
     };
-    const load = Promise.all(senders.map(async (sender, index) => {
-      for (let n = 0; n < 3; n += 1) {
-        await send(sender, index * 10 + n);
-      }
-    }));
+    const load = Promise.all(
+      senders.map(async (sender, index) => {
+        for (let n = 0; n < 3; n += 1) {
+          await send(sender, index * 10 + n);
+        }
+      }),
+    );
     // Both replicas settle part of the load (their partitions), then one is stopped mid-load.
     let settled: number[] = [];
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
       settled = (await Promise.all(replicas.map((replica) => scrape(replica.healthUrl)))).map(settledBy);
       if (settled.every((count) => count > 0)) {
         break;

@@ -22,7 +22,13 @@ describe('npm run stack: every app its own process, started by one command', () 
     const port = await findFreePort();
     // Reuses the test run's Kafka, PostgreSQL and Redis (the script starts them only when unset).
     child = spawn(process.execPath, [join(__dirname, '../deploy/local/stack.mjs')], {
-      env: { ...process.env, PORT: String(port), CTS_DATA_DIR: dataDir, KAFKA_GROUP_SUFFIX: `-stack-${Date.now()}`, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        CTS_DATA_DIR: dataDir,
+        KAFKA_GROUP_SUFFIX: `-stack-${Date.now()}`,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -36,7 +42,10 @@ describe('npm run stack: every app its own process, started by one command', () 
     }
     const adminToken = /Admin token:\s+(\S+)/.exec(output)?.[1] ?? '';
     const baseUrl = `http://127.0.0.1:${port}`;
-    const created = await http(baseUrl, 'POST', '/admin/v1/accounts', { token: adminToken, body: { handle: uniqueHandle('stack'), type: 'personal' } });
+    const created = await http(baseUrl, 'POST', '/admin/v1/accounts', {
+      token: adminToken,
+      body: { handle: uniqueHandle('stack'), type: 'personal' },
+    });
     expect(created.status).toBe(201);
     const key = (created.body as { api_keys: { test: { secret: string } } }).api_keys.test.secret;
     expect((await http(baseUrl, 'GET', '/v1/accounts/me', { token: key })).status).toBe(200);

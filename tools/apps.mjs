@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { repoRoot } from './projects.mjs';
 
-export const SERVICE_APPS = ['account-service', 'transfer-service', 'agent-policy-service', 'approval-service', 'webhook-dispatcher'];
+export const SERVICE_APPS = [
+  'account-service',
+  'transfer-service',
+  'agent-policy-service',
+  'approval-service',
+  'webhook-dispatcher',
+];
 
 const require = createRequire(import.meta.url);
 

@@ -21,7 +21,11 @@ import { build } from './build.mjs';
 import { repoRoot } from './projects.mjs';
 
 const { values } = parseArgs({
-  options: { transfers: { type: 'string', default: '80' }, sources: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    transfers: { type: 'string', default: '80' },
+    sources: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '3' },
+  },
 });
 const transfers = Number(values.transfers);
 const sources = Number(values.sources);
@@ -40,16 +44,27 @@ const CLOCK_TICKS = 100; // USER_HZ: /proc times are in 1/100 s on Linux
 async function startOneProcess(engine) {
   const dataDir = mkdtempSync(join(tmpdir(), `cts-bench-${engine}-`));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const env = { ...process.env, PORT: String(port), METRICS_PORT: '0', CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CTS_PROOF_ENGINE: engine };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    METRICS_PORT: '0',
+    CTS_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    CTS_PROOF_ENGINE: engine,
+  };
   delete env.DATABASE_URL;
   delete env.KAFKA_BROKERS;
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [join(repoRoot, 'tools/start.mjs')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(repoRoot, 'tools/start.mjs')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + 180_000;
   while (!output.includes('is running')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`one-process mode (${engine}) did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`one-process mode (${engine}) did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const stop = async () => {
@@ -77,7 +92,11 @@ async function startOneProcess(engine) {
 async function call(baseUrl, method, path, token, body, headers = {}) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = await response.json();
@@ -88,12 +107,23 @@ async function call(baseUrl, method, path, token, body, headers = {}) {
 /** A recipient and `sources` senders, each funded for every round's transfers. */
 async function openAccounts(stack) {
   const create = (handle) =>
-    call(stack.baseUrl, 'POST', '/admin/v1/accounts', stack.adminToken, { handle, type: 'personal', kyc_status: 'verified' });
+    call(stack.baseUrl, 'POST', '/admin/v1/accounts', stack.adminToken, {
+      handle,
+      type: 'personal',
+      kyc_status: 'verified',
+    });
   const recipient = await create('@bench_recipient');
   const senders = [];
   for (let i = 0; i < sources; i += 1) senders.push(await create(`@bench_sender_${i}`));
   const funding = String(Math.ceil(transfers / sources) * roundCount);
-  await Promise.all(senders.map((s) => call(stack.baseUrl, 'POST', '/v1/sandbox/fund', s.api_keys.test.secret, { asset: 'USDC', amount: funding })));
+  await Promise.all(
+    senders.map((s) =>
+      call(stack.baseUrl, 'POST', '/v1/sandbox/fund', s.api_keys.test.secret, {
+        asset: 'USDC',
+        amount: funding,
+      }),
+    ),
+  );
   return { recipient, senders };
 }
 
@@ -102,7 +132,14 @@ async function createTransfer(stack, sender, recipient) {
   const headers = { 'idempotency-key': randomUUID() };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await call(stack.baseUrl, 'POST', '/v1/transfers', sender.api_keys.test.secret, { to: recipient.account.handle, amount: '0.001' }, headers);
+      return await call(
+        stack.baseUrl,
+        'POST',
+        '/v1/transfers',
+        sender.api_keys.test.secret,
+        { to: recipient.account.handle, amount: '0.001' },
+        headers,
+      );
     } catch (error) {
       if (attempt >= 3 || !String(error.message).includes(': 503 ')) throw error;
     }
@@ -119,7 +156,8 @@ async function measureEndToEnd(stack, { recipient, senders }) {
       const count = Math.min(perSource, transfers - index * perSource);
       for (let i = 0; i < count; i += 1) {
         const transfer = await createTransfer(stack, sender, recipient);
-        if (transfer.status !== 'confirmed') throw new Error(`transfer ${transfer.transfer_id} is ${transfer.status}`);
+        if (transfer.status !== 'confirmed')
+          throw new Error(`transfer ${transfer.transfer_id} is ${transfer.status}`);
         done += 1;
       }
     }),
@@ -154,18 +192,25 @@ function measureProofCpu(engineName, count = 10) {
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 const perSecond = (rate) => `${rate.toFixed(2)} /s`;
 
-console.log(`${transfers} confidential USDC transfers from ${sources} accounts in parallel, ${availableParallelism()} cores, ${roundCount} round(s)`);
+console.log(
+  `${transfers} confidential USDC transfers from ${sources} accounts in parallel, ${availableParallelism()} cores, ${roundCount} round(s)`,
+);
 const stacks = [];
 const rounds = [];
 let proofCpuMs;
 try {
   for (const engine of ENGINES) stacks.push(await startOneProcess(engine));
   const [native, wasm] = stacks;
-  proofCpuMs = await withOnly(stacks, null, () => Object.fromEntries(ENGINES.map((name) => [name, measureProofCpu(name)])));
-  console.log(`proof CPU per transfer (one thread): native ${proofCpuMs.native.toFixed(1)} ms, WebAssembly ${proofCpuMs.wasm.toFixed(1)} ms\n`);
+  proofCpuMs = await withOnly(stacks, null, () =>
+    Object.fromEntries(ENGINES.map((name) => [name, measureProofCpu(name)])),
+  );
+  console.log(
+    `proof CPU per transfer (one thread): native ${proofCpuMs.native.toFixed(1)} ms, WebAssembly ${proofCpuMs.wasm.toFixed(1)} ms\n`,
+  );
   const accounts = new Map();
   for (const stack of stacks) accounts.set(stack, await withOnly(stacks, stack, () => openAccounts(stack)));
-  const measureRaw = () => withOnly(stacks, null, () => ledgerLib.measureRawLedgerRate({ transfers, sources, engine: 'native' }));
+  const measureRaw = () =>
+    withOnly(stacks, null, () => ledgerLib.measureRawLedgerRate({ transfers, sources, engine: 'native' }));
   let rawBefore = await measureRaw();
   for (let round = 1; round <= roundCount; round += 1) {
     const e2eNative = await withOnly(stacks, native, () => measureEndToEnd(native, accounts.get(native)));
@@ -198,10 +243,18 @@ const ratio = median(rounds.map((r) => r.ratio));
 const speedup = median(rounds.map((r) => r.speedup));
 const med = (pick) => median(rounds.map(pick));
 console.log(`\nmedians over ${roundCount} round(s):`);
-console.log(`raw ledger              ${perSecond(med((r) => r.raw))} (the same transfers straight against a local runtime, native engine; ${med((r) => r.rawAfter.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`);
-console.log(`end to end, native      ${perSecond(med((r) => r.e2eNative.transfersPerSecond))} (HTTP → one-process mode → ledger; ${med((r) => r.e2eNative.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`);
-console.log(`end to end, WebAssembly ${perSecond(med((r) => r.e2eWasm.transfersPerSecond))} (${med((r) => r.e2eWasm.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`);
-console.log(`proof CPU per transfer  native ${proofCpuMs.native.toFixed(1)} ms, WebAssembly ${proofCpuMs.wasm.toFixed(1)} ms`);
+console.log(
+  `raw ledger              ${perSecond(med((r) => r.raw))} (the same transfers straight against a local runtime, native engine; ${med((r) => r.rawAfter.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`,
+);
+console.log(
+  `end to end, native      ${perSecond(med((r) => r.e2eNative.transfersPerSecond))} (HTTP → one-process mode → ledger; ${med((r) => r.e2eNative.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`,
+);
+console.log(
+  `end to end, WebAssembly ${perSecond(med((r) => r.e2eWasm.transfersPerSecond))} (${med((r) => r.e2eWasm.cpuMsPerTransfer).toFixed(0)} ms of CPU per transfer)`,
+);
+console.log(
+  `proof CPU per transfer  native ${proofCpuMs.native.toFixed(1)} ms, WebAssembly ${proofCpuMs.wasm.toFixed(1)} ms`,
+);
 console.log(`native / raw            ${ratio.toFixed(2)} × (target ≥ 0.80)`);
 console.log(`native / WebAssembly    ${speedup.toFixed(2)} × (target ≥ 2.50)`);
 console.log(JSON.stringify({ transfers, sources, proofCpuMs, rounds, ratio, speedup }));

@@ -14,7 +14,8 @@ function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* sourceFiles(path);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !TEST_FILE.test(entry.name)) yield path;
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !TEST_FILE.test(entry.name))
+      yield path;
     else if (/\.(json|sql|html|css|js)$/.test(entry.name)) yield path;
   }
 }
@@ -33,7 +34,12 @@ async function compileFile(source, srcRoot, outRoot) {
     writeFileSync(output, readFileSync(source));
     return true;
   }
-  const { code, map } = await transformFile(source, { ...swcrc, swcrc: false, filename: source, sourceFileName: relative(dirname(output), source) });
+  const { code, map } = await transformFile(source, {
+    ...swcrc,
+    swcrc: false,
+    filename: source,
+    sourceFileName: relative(dirname(output), source),
+  });
   writeFileSync(output, `${code}\n//# sourceMappingURL=${output.split('/').pop()}.map\n`);
   if (map) writeFileSync(`${output}.map`, map);
   return true;

@@ -15,9 +15,13 @@ if (!app) {
 }
 await build();
 const require = createRequire(import.meta.url);
-const { startEmbeddedPostgres, runMigrations, pendingSchemaChanges } = require(join(repoRoot, 'dist/libs/persistence'));
+const { startEmbeddedPostgres, runMigrations, pendingSchemaChanges } = require(
+  join(repoRoot, 'dist/libs/persistence'),
+);
 const { dataSourceFor } = require(join(repoRoot, 'dist/libs/platform'));
-const definition = Object.values(require(join(repoRoot, 'dist/apps', app, `${app}.js`))).find((v) => v && v.schema);
+const definition = Object.values(require(join(repoRoot, 'dist/apps', app, `${app}.js`))).find(
+  (v) => v && v.schema,
+);
 
 const dir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'cts-migration-sql-'));
 const pg = dir ? await startEmbeddedPostgres(dir) : undefined;

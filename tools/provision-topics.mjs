@@ -24,5 +24,9 @@ const partitions = Object.fromEntries(
   }).filter(([, value]) => value !== undefined),
 );
 const replicationFactor = number('TOPIC_REPLICATION_FACTOR') ?? 1;
-const report = await provisionTopics(parseBrokers(process.env.KAFKA_BROKERS), allTopicSpecs(partitions), replicationFactor);
+const report = await provisionTopics(
+  parseBrokers(process.env.KAFKA_BROKERS),
+  allTopicSpecs(partitions),
+  replicationFactor,
+);
 console.log(`topics: ${report.created.length} created, ${report.grown.length} grown`);

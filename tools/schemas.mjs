@@ -12,5 +12,6 @@ const files = contracts.eventJsonSchemas(Object.values(contracts).filter(contrac
 const dir = join(repoRoot, 'docs/schemas');
 mkdirSync(dir, { recursive: true });
 for (const file of readdirSync(dir)) rmSync(join(dir, file));
-for (const [file, schema] of Object.entries(files)) writeFileSync(join(dir, file), `${JSON.stringify(schema, null, 2)}\n`);
+for (const [file, schema] of Object.entries(files))
+  writeFileSync(join(dir, file), `${JSON.stringify(schema, null, 2)}\n`);
 console.log(`wrote ${Object.keys(files).length} schemas to ${dir}`);

@@ -23,6 +23,7 @@ const PROOF_TESTS = [
 // custody and the ledger for transfer-service only) on the project graph `nx show projects` builds.
 const steps = [
   ['build', ['node', 'tools/build.mjs']],
+  ['format (prettier --check, the one formatter)', ['npx', 'prettier', '--check', '.']],
   ['lint (with module boundaries)', ['npm', 'run', '--silent', 'lint']],
   ['typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']],
   [

@@ -62,7 +62,9 @@ function resolveRequest(request, fromFile) {
     const base = join(dirname(fromFile), request);
     file = firstExisting([base, `${base}.ts`, join(base, 'index.ts')]);
   } else if (request.startsWith('@cts/') && request !== '@cts/sdk') {
-    throw new Error(`${relative(repoRoot, fromFile)} imports ${request}: the dashboard uses only the SDK package`);
+    throw new Error(
+      `${relative(repoRoot, fromFile)} imports ${request}: the dashboard uses only the SDK package`,
+    );
   } else {
     file = resolvePackage(request);
   }

@@ -351,9 +351,6 @@ function isErrorOrItsException(line, index, lines) {
 
 // --- child processes ---
 
-
-
-
 /** SIGTERM, then SIGKILL after STOP_TIMEOUT_MS. Resolves to whether the broker shut down by itself. */
 async function stopProcess(child) {
   if (hasExited(child)) {

@@ -105,9 +105,6 @@ async function answersPing(url) {
 
 // --- child process ---
 
-
-
-
 async function stopProcess(child) {
   if (hasExited(child) || child.pid === undefined) {
     return;

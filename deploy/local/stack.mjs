@@ -8,19 +8,36 @@ import { createRequire } from 'node:module';
 import { startInfra } from './infra.mjs';
 
 const repoRoot = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const APPS = ['account-service', 'transfer-service', 'agent-policy-service', 'approval-service', 'webhook-dispatcher', 'gateway'];
+const APPS = [
+  'account-service',
+  'transfer-service',
+  'agent-policy-service',
+  'approval-service',
+  'webhook-dispatcher',
+  'gateway',
+];
 
 const build = spawnSync(process.execPath, [join(repoRoot, 'tools/build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const { startAppProcesses, generateStackSecrets } = createRequire(import.meta.url)(join(repoRoot, 'dist/libs/testing'));
+const { startAppProcesses, generateStackSecrets } = createRequire(import.meta.url)(
+  join(repoRoot, 'dist/libs/testing'),
+);
 
 const dataDir = join(process.env.CTS_DATA_DIR ?? join(repoRoot, '.data'), 'stack');
 mkdirSync(dataDir, { recursive: true });
 const infra = await startInfra();
-const env = { ...infra.env, ...generateStackSecrets(), PORT: process.env.PORT ?? '8080', CTS_DATA_DIR: dataDir };
+const env = {
+  ...infra.env,
+  ...generateStackSecrets(),
+  PORT: process.env.PORT ?? '8080',
+  CTS_DATA_DIR: dataDir,
+};
 
-const migrate = spawnSync(process.execPath, [join(repoRoot, 'tools/migrate.mjs')], { stdio: 'inherit', env: { ...process.env, ...env } });
+const migrate = spawnSync(process.execPath, [join(repoRoot, 'tools/migrate.mjs')], {
+  stdio: 'inherit',
+  env: { ...process.env, ...env },
+});
 if (migrate.status !== 0) {
   await infra.stop();
   process.exit(migrate.status ?? 1);

@@ -18,7 +18,8 @@ jest.setTimeout(120_000);
 describe('the app list the chart tests use', () => {
   it('names every deployable app in apps/ (all but the cli)', () => {
     const deployable = readdirSync(join(REPO_ROOT, 'apps')).filter(
-      (name) => existsSync(join(REPO_ROOT, 'apps', name, 'src/main.ts')) && !['cli', 'dashboard-ui'].includes(name),
+      (name) =>
+        existsSync(join(REPO_ROOT, 'apps', name, 'src/main.ts')) && !['cli', 'dashboard-ui'].includes(name),
     );
     expect([...APPS].sort()).toEqual(deployable.sort());
   });

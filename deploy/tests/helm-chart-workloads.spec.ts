@@ -42,21 +42,27 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
     it('has a startup and liveness probe on /healthz and a readiness probe on /readyz, on its serving port', () => {
       const container = onlyContainer(deployment(app));
       const port = app === 'gateway' ? 'http' : 'health';
-      expect(container.ports?.map((p) => p.name)).toEqual(app === 'gateway' ? ['http', 'metrics'] : ['health']);
+      expect(container.ports?.map((p) => p.name)).toEqual(
+        app === 'gateway' ? ['http', 'metrics'] : ['health'],
+      );
       expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port });
       expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port });
       expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port });
     });
 
     it('is scraped on its metrics port (the gateway never on its API port)', () => {
-      const annotations = (deployment(app).spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations;
+      const annotations = (
+        deployment(app).spec as { template: { metadata: { annotations: Record<string, string> } } }
+      ).template.metadata.annotations;
       expect(annotations).toMatchObject({
         'prometheus.io/scrape': 'true',
         'prometheus.io/port': app === 'gateway' ? '9465' : '9464',
         'prometheus.io/path': '/metrics',
       });
       if (app === 'gateway') {
-        expect(onlyContainer(deployment(app)).ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(9465);
+        expect(onlyContainer(deployment(app)).ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(
+          9465,
+        );
       }
     });
 
@@ -180,16 +186,26 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
     expect(shared.KAFKA_BROKERS).toMatch(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/);
     expect(shared.LOG_LEVEL).toMatch(/^(info|debug)$/);
     const data = (app: AppName) => dataOf(named(manifests, 'ConfigMap', appResource(app)));
-    expect(Object.keys(data('gateway')).sort()).toEqual(['PORT', 'RATE_LIMIT_PER_MINUTE', 'SERVICE_QUERY_URLS']);
+    expect(Object.keys(data('gateway')).sort()).toEqual([
+      'PORT',
+      'RATE_LIMIT_PER_MINUTE',
+      'SERVICE_QUERY_URLS',
+    ]);
     // Reads take the direct query path to every service's health-port Service.
-    expect(data('gateway').SERVICE_QUERY_URLS?.split(';').map((route) => route.split('=')[0])).toEqual([
+    expect(
+      data('gateway')
+        .SERVICE_QUERY_URLS?.split(';')
+        .map((route) => route.split('=')[0]),
+    ).toEqual([
       'account-service',
       'agent-policy-service',
       'approval-service',
       'transfer-service',
       'webhook-dispatcher',
     ]);
-    expect(data('gateway').SERVICE_QUERY_URLS).toMatch(new RegExp(`transfer-service=http://[a-z0-9-]*transfer-service:${9464}(;|$)`));
+    expect(data('gateway').SERVICE_QUERY_URLS).toMatch(
+      new RegExp(`transfer-service=http://[a-z0-9-]*transfer-service:${9464}(;|$)`),
+    );
     expect(Object.keys(data('webhook-dispatcher')).sort()).toEqual([
       'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
       'WEBHOOK_RETRY_SCHEDULE',

@@ -10,7 +10,9 @@ const TSC = join(repoRoot, 'node_modules/typescript/bin/tsc');
 
 /** The environment of a shell outside this repository: nothing npm set for the workspace. */
 function outsideEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|NODE_PATH$|INIT_CWD$)/i.test(name)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(npm_|NODE_PATH$|INIT_CWD$)/i.test(name)),
+  );
   return { ...env, NODE_ENV: 'production' };
 }
 
@@ -27,7 +29,10 @@ export class ConsumerProject {
   readonly dir = mkdtempSync(join(tmpdir(), 'cts-consumer-'));
 
   constructor() {
-    writeFileSync(join(this.dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
+    writeFileSync(
+      join(this.dir, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2),
+    );
   }
 
   write(file: string, text: string): void {
@@ -36,12 +41,20 @@ export class ConsumerProject {
   }
 
   npm(...args: string[]): Promise<Output> {
-    return run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: this.dir, env: outsideEnv(), timeout: 300_000 });
+    return run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], {
+      cwd: this.dir,
+      env: outsideEnv(),
+      timeout: 300_000,
+    });
   }
 
   /** Type-checks and compiles with the repository's TypeScript (a tool, not something imported). */
   tsc(project: string): Promise<Output> {
-    return run(process.execPath, [TSC, '-p', project], { cwd: this.dir, env: outsideEnv(), timeout: 300_000 });
+    return run(process.execPath, [TSC, '-p', project], {
+      cwd: this.dir,
+      env: outsideEnv(),
+      timeout: 300_000,
+    });
   }
 
   node(file: string, ...args: string[]): Promise<Output> {
@@ -50,13 +63,19 @@ export class ConsumerProject {
 }
 
 /** `npm pack` of a workspace package into `destination`; the tarball's path and the files in it. */
-export async function pack(packageDir: string, destination: string): Promise<{ tarball: string; files: string[] }> {
+export async function pack(
+  packageDir: string,
+  destination: string,
+): Promise<{ tarball: string; files: string[] }> {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], {
     cwd: packageDir,
     env: outsideEnv(),
     timeout: 300_000,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   return { tarball: join(destination, packed.filename), files: packed.files.map((file) => file.path) };
 }

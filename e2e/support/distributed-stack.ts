@@ -1,10 +1,23 @@
-import { createTestDatabase, generateStackSecrets, startAppProcesses, type AppProcesses, type TestDatabase } from '@cts/testing';
+import {
+  createTestDatabase,
+  generateStackSecrets,
+  startAppProcesses,
+  type AppProcesses,
+  type TestDatabase,
+} from '@cts/testing';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const ALL_APPS = ['account-service', 'transfer-service', 'agent-policy-service', 'approval-service', 'webhook-dispatcher', 'gateway'];
+export const ALL_APPS = [
+  'account-service',
+  'transfer-service',
+  'agent-policy-service',
+  'approval-service',
+  'webhook-dispatcher',
+  'gateway',
+];
 
 export interface DistributedStack {
   db: TestDatabase;
@@ -21,7 +34,12 @@ export interface DistributedStack {
  * database and fresh consumer groups; transfer-service's local ledger in a temporary directory.
  */
 export async function startDistributedStack(
-  options: { apps?: string[]; env?: Record<string, string>; replicas?: Record<string, number>; readyTimeoutMs?: number } = {},
+  options: {
+    apps?: string[];
+    env?: Record<string, string>;
+    replicas?: Record<string, number>;
+    readyTimeoutMs?: number;
+  } = {},
 ): Promise<DistributedStack> {
   const db = await createTestDatabase();
   const secrets = generateStackSecrets();
@@ -36,7 +54,10 @@ export async function startDistributedStack(
     ...secrets,
     ...options.env,
   };
-  const migrated = spawnSync(process.execPath, [join(__dirname, '../../tools/migrate.mjs')], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const migrated = spawnSync(process.execPath, [join(__dirname, '../../tools/migrate.mjs')], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   if (migrated.status !== 0) {
     throw new Error(`migrations failed: ${migrated.stderr}`);
   }

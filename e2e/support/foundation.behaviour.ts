@@ -48,7 +48,9 @@ export function foundationBehaviour(stack: () => StackUnderTest): void {
     for (const { method, path } of v1Operations) {
       const response = await http(baseUrl, method, path);
       expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
-      expect(response.body).toMatchObject({ error: { code: 'unauthorized', request_id: expect.stringMatching(/^req_/) } });
+      expect(response.body).toMatchObject({
+        error: { code: 'unauthorized', request_id: expect.stringMatching(/^req_/) },
+      });
     }
   });
 
@@ -80,9 +82,13 @@ export function foundationBehaviour(stack: () => StackUnderTest): void {
     expect(JSON.stringify(seen.body)).not.toContain(alice.api_keys.test.key_id);
     const me = await http(baseUrl, 'GET', '/v1/accounts/me', { token: mallory.api_keys.test.secret });
     expect((me.body as { account_id: string }).account_id).toBe(mallory.account.account_id);
-    const revoke = await http(baseUrl, 'DELETE', `/v1/api-keys/${alice.api_keys.test.key_id}`, { token: mallory.api_keys.test.secret });
+    const revoke = await http(baseUrl, 'DELETE', `/v1/api-keys/${alice.api_keys.test.key_id}`, {
+      token: mallory.api_keys.test.secret,
+    });
     expect(revoke.status).toBe(404);
-    expect((await http(baseUrl, 'GET', '/v1/accounts/me', { token: alice.api_keys.test.secret })).status).toBe(200);
+    expect(
+      (await http(baseUrl, 'GET', '/v1/accounts/me', { token: alice.api_keys.test.secret })).status,
+    ).toBe(200);
   });
 
   it('guards the admin API with the admin token', async () => {

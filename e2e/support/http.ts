@@ -20,18 +20,34 @@ export async function http(
     body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as unknown) : undefined,
+  };
 }
 
 export interface CreatedAccount {
-  account: { account_id: string; handle: string; type: string; public_key: string | null; kyc_status: string; created_at: string };
+  account: {
+    account_id: string;
+    handle: string;
+    type: string;
+    public_key: string | null;
+    kyc_status: string;
+    created_at: string;
+  };
   api_keys: { test: { key_id: string; secret: string }; live: { key_id: string; secret: string } };
 }
 
 let counter = 0;
-export const uniqueHandle = (base: string) => `@${base}_${Date.now().toString(36)}${(counter++).toString(36)}`.slice(0, 31);
+export const uniqueHandle = (base: string) =>
+  `@${base}_${Date.now().toString(36)}${(counter++).toString(36)}`.slice(0, 31);
 
-export async function createAccount(baseUrl: string, adminToken: string, handle = uniqueHandle('user')): Promise<CreatedAccount> {
+export async function createAccount(
+  baseUrl: string,
+  adminToken: string,
+  handle = uniqueHandle('user'),
+): Promise<CreatedAccount> {
   const response = await http(baseUrl, 'POST', '/admin/v1/accounts', {
     token: adminToken,
     body: { handle, type: 'personal', kyc_status: 'verified' },

@@ -19,10 +19,20 @@ export interface OneProcessMode {
  * (its DATABASE_URL, KAFKA_BROKERS, REDIS_URL, ADMIN_TOKEN are dropped); resolves once it prints
  * its banner.
  */
-export async function startOneProcessMode(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<OneProcessMode> {
+export async function startOneProcessMode(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<OneProcessMode> {
   const port = await findFreePort();
   const metricsPort = await findFreePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), CTS_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    CTS_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
   for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'ADMIN_TOKEN']) {
     delete childEnv[name];
   }

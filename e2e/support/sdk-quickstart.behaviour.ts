@@ -16,7 +16,12 @@ export function sdkQuickstartBehaviour(stack: () => StackUnderTest): void {
       decryptionKey: alice.decryption_key,
       recipient: bob.account.handle,
     });
-    expect(result).toMatchObject({ handle: alice.account.handle, transferStatus: 'confirmed', sentAmount: '12.5', balances: { USDC: '12.5' } });
+    expect(result).toMatchObject({
+      handle: alice.account.handle,
+      transferStatus: 'confirmed',
+      sentAmount: '12.5',
+      balances: { USDC: '12.5' },
+    });
     expect(result.transferId).toMatch(/^tr_/);
   }, 60_000);
 }

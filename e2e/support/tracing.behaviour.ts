@@ -9,12 +9,22 @@ export function tracingBehaviour(stack: () => StackUnderTest, collector: () => O
   it('exports one OpenTelemetry trace per request, across gateway, services, ledger and events', async () => {
     const [alice, bob] = [await account(stack()), await account(stack())];
     await fund(stack(), alice, '2');
-    const sent = await http(stack().baseUrl, 'POST', '/v1/transfers', { token: alice.token, body: { to: bob.account.handle, amount: '1' } });
+    const sent = await http(stack().baseUrl, 'POST', '/v1/transfers', {
+      token: alice.token,
+      body: { to: bob.account.handle, amount: '1' },
+    });
     expect(sent.status).toBe(200);
-    await eventually(() => expect(collector().spans.some((s) => s.name === 'webhook-dispatcher transfer.confirmed')).toBe(true), 20_000, 250);
+    await eventually(
+      () =>
+        expect(collector().spans.some((s) => s.name === 'webhook-dispatcher transfer.confirmed')).toBe(true),
+      20_000,
+      250,
+    );
     const root = [...collector().spans].reverse().find((s) => s.name === 'POST /v1/transfers');
     expect(root).toBeDefined();
-    const names = collector().spans.filter((s) => s.traceId === root?.traceId).map((s) => s.name);
+    const names = collector()
+      .spans.filter((s) => s.traceId === root?.traceId)
+      .map((s) => s.name);
     expect(names).toEqual(
       expect.arrayContaining([
         'POST /v1/transfers',

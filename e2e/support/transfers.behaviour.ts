@@ -17,36 +17,74 @@ interface TransferBody {
 }
 
 interface BalancesBody {
-  balances: { asset: string; has_balance: boolean; ciphertext?: string; decryptable_balance?: string; amount?: string }[];
+  balances: {
+    asset: string;
+    has_balance: boolean;
+    ciphertext?: string;
+    decryptable_balance?: string;
+    amount?: string;
+  }[];
 }
 
-export async function account(stack: StackUnderTest, options: { kyc?: string; type?: string } = {}): Promise<Funded> {
+export async function account(
+  stack: StackUnderTest,
+  options: { kyc?: string; type?: string } = {},
+): Promise<Funded> {
   const response = await http(stack.baseUrl, 'POST', '/admin/v1/accounts', {
     token: stack.adminToken,
-    body: { handle: uniqueHandle('tr'), type: options.type ?? 'personal', kyc_status: options.kyc ?? 'verified' },
+    body: {
+      handle: uniqueHandle('tr'),
+      type: options.type ?? 'personal',
+      kyc_status: options.kyc ?? 'verified',
+    },
   });
   expect(response.status).toBe(201);
   const created = response.body as CreatedAccount & { decryption_key: string };
   return { ...created, token: created.api_keys.test.secret };
 }
 
-export async function fund(stack: StackUnderTest, who: Funded, amount: string, asset = 'USDC'): Promise<void> {
-  const response = await http(stack.baseUrl, 'POST', '/v1/sandbox/fund', { token: who.token, body: { asset, amount } });
+export async function fund(
+  stack: StackUnderTest,
+  who: Funded,
+  amount: string,
+  asset = 'USDC',
+): Promise<void> {
+  const response = await http(stack.baseUrl, 'POST', '/v1/sandbox/fund', {
+    token: who.token,
+    body: { asset, amount },
+  });
   expect(response).toMatchObject({ status: 200, body: { asset, status: 'confirmed' } });
 }
 
-const send = (stack: StackUnderTest, from: Funded, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  http(stack.baseUrl, 'POST', '/v1/transfers', { token: from.token, body, headers });
+const send = (
+  stack: StackUnderTest,
+  from: Funded,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) => http(stack.baseUrl, 'POST', '/v1/transfers', { token: from.token, body, headers });
 
 /** The balance as the account holder reads it: ciphertext from the API, decrypted and proven client-side. */
-export async function provenBalance(stack: StackUnderTest, who: Funded, asset = 'USDC'): Promise<string | undefined> {
-  const withCiphertext = await http(stack.baseUrl, 'GET', '/v1/accounts/me/balances?include=ciphertext', { token: who.token });
+export async function provenBalance(
+  stack: StackUnderTest,
+  who: Funded,
+  asset = 'USDC',
+): Promise<string | undefined> {
+  const withCiphertext = await http(stack.baseUrl, 'GET', '/v1/accounts/me/balances?include=ciphertext', {
+    token: who.token,
+  });
   const entry = (withCiphertext.body as BalancesBody).balances.find((b) => b.asset === asset);
   if (!entry?.ciphertext) {
     throw new Error(`no ${asset} ciphertext: ${JSON.stringify(withCiphertext.body)}`);
   }
-  const proof = createDecryptionProof(who.decryption_key, [{ asset, ciphertext: entry.ciphertext, decryptableBalance: entry.decryptable_balance }]);
-  const proven = await http(stack.baseUrl, 'GET', `/v1/accounts/me/balances?decryption_proof=${encodeURIComponent(proof)}`, { token: who.token });
+  const proof = createDecryptionProof(who.decryption_key, [
+    { asset, ciphertext: entry.ciphertext, decryptableBalance: entry.decryptable_balance },
+  ]);
+  const proven = await http(
+    stack.baseUrl,
+    'GET',
+    `/v1/accounts/me/balances?decryption_proof=${encodeURIComponent(proof)}`,
+    { token: who.token },
+  );
   expect(proven.status).toBe(200);
   return (proven.body as BalancesBody).balances.find((b) => b.asset === asset)?.amount;
 }
@@ -60,15 +98,26 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     const sent = await send(stack(), alice, { to: bob.account.handle, amount: '12.5', memo: 'lunch' });
     expect(sent.status).toBe(200);
     const transfer = sent.body as TransferBody;
-    expect(transfer).toMatchObject({ status: 'confirmed', to: bob.account.handle, confidential: true, asset: 'USDC' });
+    expect(transfer).toMatchObject({
+      status: 'confirmed',
+      to: bob.account.handle,
+      confidential: true,
+      asset: 'USDC',
+    });
     expect(transfer.transfer_id).toMatch(/^tr_/);
     expect(transfer.chain_signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     expect(JSON.stringify(sent.body)).not.toMatch(/12\.5|12500000/);
     expect(decryptAmount(alice.decryption_key, transfer.encrypted_amount, 'USDC')).toBe('12.5');
     expect(decryptMemo(alice.decryption_key, transfer.encrypted_memo ?? '')).toBe('lunch');
 
-    const received = await http(stack().baseUrl, 'GET', `/v1/transfers/${transfer.transfer_id}`, { token: bob.token });
-    expect(received.body).toMatchObject({ direction: 'received', from: alice.account.handle, status: 'confirmed' });
+    const received = await http(stack().baseUrl, 'GET', `/v1/transfers/${transfer.transfer_id}`, {
+      token: bob.token,
+    });
+    expect(received.body).toMatchObject({
+      direction: 'received',
+      from: alice.account.handle,
+      status: 'confirmed',
+    });
     const forBob = received.body as TransferBody;
     expect(decryptAmount(bob.decryption_key, forBob.encrypted_amount, 'USDC')).toBe('12.5');
     expect(decryptMemo(bob.decryption_key, forBob.encrypted_memo ?? '')).toBe('lunch');
@@ -77,9 +126,9 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     expect(await provenBalance(stack(), alice)).toBe('87.5');
     expect(await provenBalance(stack(), bob)).toBe('12.5');
     const keys = await http(stack().baseUrl, 'GET', '/v1/api-keys', { token: alice.token });
-    const testKey = (keys.body as { api_keys: { key_id: string; encrypted_usdc_total: string | null }[] }).api_keys.find(
-      (k) => k.key_id === alice.api_keys.test.key_id,
-    );
+    const testKey = (
+      keys.body as { api_keys: { key_id: string; encrypted_usdc_total: string | null }[] }
+    ).api_keys.find((k) => k.key_id === alice.api_keys.test.key_id);
     expect(decryptAmount(alice.decryption_key, testKey?.encrypted_usdc_total ?? '', 'USDC')).toBe('12.5');
   }, 60_000);
 
@@ -87,7 +136,10 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     const alice = await account(stack());
     const test = await http(stack().baseUrl, 'GET', '/v1/accounts/me', { token: alice.api_keys.test.secret });
     const live = await http(stack().baseUrl, 'GET', '/v1/accounts/me', { token: alice.api_keys.live.secret });
-    const [testKey, liveKey] = [(test.body as { public_key: string }).public_key, (live.body as { public_key: string }).public_key];
+    const [testKey, liveKey] = [
+      (test.body as { public_key: string }).public_key,
+      (live.body as { public_key: string }).public_key,
+    ];
     expect(testKey).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(liveKey).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(testKey).not.toBe(liveKey);
@@ -111,7 +163,11 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     ];
     for (const [body, status, code, param] of cases) {
       const response = await send(stack(), alice, body);
-      expect({ body, status: response.status, code: (response.body as { error: { code: string } }).error.code }).toEqual({ body, status, code });
+      expect({
+        body,
+        status: response.status,
+        code: (response.body as { error: { code: string } }).error.code,
+      }).toEqual({ body, status, code });
       if (param) {
         expect(response.body).toMatchObject({ error: { param } });
       }
@@ -120,7 +176,9 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     expect((listed.body as { transfers: unknown[] }).transfers).toHaveLength(0);
     const unverified = await account(stack(), { kyc: 'unverified' });
     expect((await send(stack(), unverified, { to: bob.account.handle, amount: '1' })).status).toBe(403);
-    expect((await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances', { token: unverified.token })).body).toMatchObject({
+    expect(
+      (await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances', { token: unverified.token })).body,
+    ).toMatchObject({
       error: { code: 'kyc_required' },
     });
   }, 60_000);
@@ -130,9 +188,15 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     await fund(stack(), alice, '3');
     const outside = 'GsbwXfJraMomNxBcjYLcG3mxkBUiyWXAB32fGbSMQRdW';
     const refused = await send(stack(), alice, { to: outside, amount: '1' });
-    expect(refused).toMatchObject({ status: 422, body: { error: { code: 'recipient_not_confidential_ready' } } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { error: { code: 'recipient_not_confidential_ready' } },
+    });
     const standard = await send(stack(), alice, { to: outside, amount: '1', confidential: false });
-    expect(standard).toMatchObject({ status: 200, body: { status: 'confirmed', confidential: false, to: outside } });
+    expect(standard).toMatchObject({
+      status: 200,
+      body: { status: 'confirmed', confidential: false, to: outside },
+    });
     expect(await provenBalance(stack(), alice)).toBe('2');
   }, 60_000);
 
@@ -141,18 +205,25 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     await fund(stack(), alice, '10');
     const headers = { 'Idempotency-Key': `idem-${alice.account.account_id}` };
     const body = { to: bob.account.handle, amount: '4' };
-    const [first, second] = await Promise.all([send(stack(), alice, body, headers), send(stack(), alice, body, headers)]);
+    const [first, second] = await Promise.all([
+      send(stack(), alice, body, headers),
+      send(stack(), alice, body, headers),
+    ]);
     const retried = await send(stack(), alice, body, headers);
     const ids = [first, second, retried].map((r) => (r.body as TransferBody).transfer_id);
     expect(new Set(ids).size).toBe(1);
-    expect((await send(stack(), alice, { ...body, amount: '5' }, headers)).body).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+    expect((await send(stack(), alice, { ...body, amount: '5' }, headers)).body).toMatchObject({
+      error: { code: 'idempotency_key_reused' },
+    });
     expect(await provenBalance(stack(), alice)).toBe('6');
   }, 60_000);
 
   it('never overdraws an account under parallel transfers', async () => {
     const [alice, bob] = [await account(stack()), await account(stack())];
     await fund(stack(), alice, '10');
-    const results = await Promise.all(Array.from({ length: 5 }, () => send(stack(), alice, { to: bob.account.handle, amount: '3' })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => send(stack(), alice, { to: bob.account.handle, amount: '3' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 402, 402]);
     expect(await provenBalance(stack(), alice)).toBe('1');
   }, 90_000);
@@ -166,23 +237,44 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     }
     const page = await http(stack().baseUrl, 'GET', '/v1/transfers?limit=2', { token: alice.token });
     expect(page.body).toMatchObject({ limit: 2, offset: 0, has_more: true });
-    const all = await http(stack().baseUrl, 'GET', `/v1/transfers?from=${encodeURIComponent(before)}&status=confirmed`, { token: alice.token });
+    const all = await http(
+      stack().baseUrl,
+      'GET',
+      `/v1/transfers?from=${encodeURIComponent(before)}&status=confirmed`,
+      { token: alice.token },
+    );
     const transfers = (all.body as { transfers: { to: string; created_at: string }[] }).transfers;
     expect(transfers.map((t) => t.to)).toEqual([bob, carol, bob].map((a) => a.account.handle).reverse());
-    expect((await http(stack().baseUrl, 'GET', '/v1/transfers', { token: carol.token })).body).toMatchObject({ transfers: [{ direction: 'received' }] });
-    expect((await http(stack().baseUrl, 'GET', '/v1/transfers', { token: alice.api_keys.live.secret })).body).toMatchObject({ transfers: [] });
-    expect((await http(stack().baseUrl, 'GET', '/v1/transfers?limit=101', { token: alice.token })).status).toBe(400);
-    expect((await http(stack().baseUrl, 'GET', '/v1/transfers?offset=-1', { token: alice.token })).status).toBe(400);
+    expect((await http(stack().baseUrl, 'GET', '/v1/transfers', { token: carol.token })).body).toMatchObject({
+      transfers: [{ direction: 'received' }],
+    });
+    expect(
+      (await http(stack().baseUrl, 'GET', '/v1/transfers', { token: alice.api_keys.live.secret })).body,
+    ).toMatchObject({ transfers: [] });
+    expect(
+      (await http(stack().baseUrl, 'GET', '/v1/transfers?limit=101', { token: alice.token })).status,
+    ).toBe(400);
+    expect(
+      (await http(stack().baseUrl, 'GET', '/v1/transfers?offset=-1', { token: alice.token })).status,
+    ).toBe(400);
     const id = (page.body as { transfers: { transfer_id: string }[] }).transfers[0]?.transfer_id ?? '';
-    expect((await http(stack().baseUrl, 'GET', `/v1/transfers/${id}`, { token: (await account(stack())).token })).status).toBe(404);
+    expect(
+      (await http(stack().baseUrl, 'GET', `/v1/transfers/${id}`, { token: (await account(stack())).token }))
+        .status,
+    ).toBe(404);
   }, 90_000);
 
   it('funds test keys only and rejects a proof that does not match the balance', async () => {
     const alice = await account(stack());
-    const live = await http(stack().baseUrl, 'POST', '/v1/sandbox/fund', { token: alice.api_keys.live.secret, body: { asset: 'USDC', amount: '1' } });
+    const live = await http(stack().baseUrl, 'POST', '/v1/sandbox/fund', {
+      token: alice.api_keys.live.secret,
+      body: { asset: 'USDC', amount: '1' },
+    });
     expect(live).toMatchObject({ status: 403, body: { error: { code: 'test_mode_only' } } });
     await fund(stack(), alice, '2');
-    expect((await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances', { token: alice.token })).body).toEqual({
+    expect(
+      (await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances', { token: alice.token })).body,
+    ).toEqual({
       balances: [
         { asset: 'USDC', has_balance: true },
         { asset: 'SOL', has_balance: false },
@@ -190,12 +282,24 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     });
     const mallory = await account(stack());
     await fund(stack(), mallory, '3');
-    const withCiphertext = await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances?include=ciphertext', { token: mallory.token });
+    const withCiphertext = await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances?include=ciphertext', {
+      token: mallory.token,
+    });
     const entry = (withCiphertext.body as BalancesBody).balances[0];
-    const foreignProof = createDecryptionProof(mallory.decryption_key, [{ asset: 'USDC', ciphertext: entry?.ciphertext ?? '' }]);
-    const refused = await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances', { token: alice.token, headers: { 'X-Decryption-Proof': foreignProof } });
+    const foreignProof = createDecryptionProof(mallory.decryption_key, [
+      { asset: 'USDC', ciphertext: entry?.ciphertext ?? '' },
+    ]);
+    const refused = await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances', {
+      token: alice.token,
+      headers: { 'X-Decryption-Proof': foreignProof },
+    });
     expect(refused).toMatchObject({ status: 422, body: { error: { code: 'decryption_proof_invalid' } } });
-    const garbage = await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances?decryption_proof=bm90LWEtcHJvb2Y', { token: alice.token });
+    const garbage = await http(
+      stack().baseUrl,
+      'GET',
+      '/v1/accounts/me/balances?decryption_proof=bm90LWEtcHJvb2Y',
+      { token: alice.token },
+    );
     expect(garbage).toMatchObject({ status: 422, body: { error: { code: 'decryption_proof_invalid' } } });
   }, 60_000);
 }

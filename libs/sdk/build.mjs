@@ -37,7 +37,13 @@ function workspacePlugin(substitutes) {
 }
 
 const external = Object.keys(manifest.dependencies ?? {}).flatMap((name) => [name, `${name}/*`]);
-const common = { entryPoints: [join(here, 'src/index.ts')], bundle: true, external, legalComments: 'none', logLevel: 'warning' };
+const common = {
+  entryPoints: [join(here, 'src/index.ts')],
+  bundle: true,
+  external,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
 const nodeSubstitutes = new Map([[ZK_SDK, join(here, 'src/runtime/zk-sdk.node.ts')]]);
 const browserZk = join(here, 'src/runtime/zk-sdk.browser.ts');
 const browserSubstitutes = new Map([
@@ -84,9 +90,13 @@ function copyIfChanged(source, target) {
 function buildTypes() {
   const outDir = join(SDK_DIST, 'types');
   rmSync(outDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(here, 'tsconfig.package.json')], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(here, 'tsconfig.package.json')],
+    {
+      stdio: 'inherit',
+    },
+  );
   for (const file of declarationFiles(outDir)) {
     const text = readFileSync(file, 'utf8').replace(/(['"])@cts\/([a-z-]+)\1/g, (_, quote, lib) => {
       const target = relative(dirname(file), join(outDir, lib, 'src/index'));

@@ -47,7 +47,10 @@ export async function startGateway(
   ];
   let metrics: MetricsServer | undefined;
   try {
-    metrics = await startMetricsServer(options.metricsPort ?? runtime.config.METRICS_PORT, options.host ?? '0.0.0.0');
+    metrics = await startMetricsServer(
+      options.metricsPort ?? runtime.config.METRICS_PORT,
+      options.host ?? '0.0.0.0',
+    );
     const app = await NestFactory.create<NestExpressApplication>(
       GatewayModule.with({ settings, logger, cache, client: transport.client, probes }),
       { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },

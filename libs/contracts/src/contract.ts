@@ -31,6 +31,11 @@ export function defineCommand<Req extends z.ZodType, Res extends z.ZodType>(
   return { kind: 'command', topic, version, request, response };
 }
 
-export function defineEvent<P extends z.ZodType>(topic: string, type: string, payload: P, version = 1): EventContract<P> {
+export function defineEvent<P extends z.ZodType>(
+  topic: string,
+  type: string,
+  payload: P,
+  version = 1,
+): EventContract<P> {
   return { kind: 'event', topic, type, version, payload };
 }

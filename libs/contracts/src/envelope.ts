@@ -38,7 +38,12 @@ export interface MessageContext {
   accountId: string | null;
 }
 
-export function createEnvelope<P>(type: string, version: number, payload: P, context: MessageContext): Envelope<P> {
+export function createEnvelope<P>(
+  type: string,
+  version: number,
+  payload: P,
+  context: MessageContext,
+): Envelope<P> {
   return {
     id: uuidv7(),
     type,

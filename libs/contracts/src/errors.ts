@@ -57,18 +57,28 @@ export function ok<T>(value: T): Result<T> {
   return { ok: true, value };
 }
 
-export function fail(code: ErrorCode, message: string, extra: { param?: string; reason?: string } = {}): Result<never> {
+export function fail(
+  code: ErrorCode,
+  message: string,
+  extra: { param?: string; reason?: string } = {},
+): Result<never> {
   return { ok: false, error: { code, message, ...extra } };
 }
 
 const resultAround = builtOnce((value) =>
-  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: ErrorBody })]),
+  z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), value }),
+    z.object({ ok: z.literal(false), error: ErrorBody }),
+  ]),
 );
 
 /** The reply schema around a response's, built once per response schema. */
 export function resultSchema<T extends z.ZodType>(value: T) {
   return resultAround(value) as unknown as z.ZodDiscriminatedUnion<
-    [z.ZodObject<{ ok: z.ZodLiteral<true>; value: T }>, z.ZodObject<{ ok: z.ZodLiteral<false>; error: typeof ErrorBody }>]
+    [
+      z.ZodObject<{ ok: z.ZodLiteral<true>; value: T }>,
+      z.ZodObject<{ ok: z.ZodLiteral<false>; error: typeof ErrorBody }>,
+    ]
   >;
 }
 

@@ -9,7 +9,10 @@ import { envelopeSchema } from './envelope';
 export function eventJsonSchemas(events: readonly EventContract[]): Record<string, unknown> {
   const files: Record<string, unknown> = {};
   for (const event of events) {
-    const schema = envelopeSchema(event.payload).extend({ type: z.literal(event.type), version: z.literal(event.version) });
+    const schema = envelopeSchema(event.payload).extend({
+      type: z.literal(event.type),
+      version: z.literal(event.version),
+    });
     files[`${event.type}.v${event.version}.json`] = {
       $id: `https://cts.example/schemas/${event.type}.v${event.version}.json`,
       title: `${event.type} (topic ${event.topic}, version ${event.version})`,

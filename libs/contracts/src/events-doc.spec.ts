@@ -5,7 +5,8 @@ import { type EventContract } from './contract';
 
 const doc = readFileSync(join(__dirname, '../../../docs/events.md'), 'utf8');
 const events = (Object.values(contracts) as unknown[]).filter(
-  (value): value is EventContract => typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'event',
+  (value): value is EventContract =>
+    typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'event',
 );
 
 describe('docs/events.md, the public topic contract', () => {

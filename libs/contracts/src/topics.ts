@@ -104,7 +104,9 @@ export const QueryTypes: ReadonlySet<string> = new Set<CommandType>([
 /** The service that owns a command type (by its `<prefix>.` ), or undefined for an unknown type. */
 export function serviceOf(type: string): ServiceName | undefined {
   const prefix = type.slice(0, type.indexOf('.'));
-  const entry = Object.entries(ServiceTopics).find(([, topics]) => (topics.prefixes as readonly string[]).includes(prefix));
+  const entry = Object.entries(ServiceTopics).find(([, topics]) =>
+    (topics.prefixes as readonly string[]).includes(prefix),
+  );
   return entry?.[0] as ServiceName | undefined;
 }
 
@@ -139,9 +141,17 @@ export function allTopicSpecs(partitions: Partial<typeof DEFAULT_PARTITIONS> = {
   const services = Object.entries(ServiceTopics);
   return [
     ...services.map(([, topics]) => ({ name: topics.commands, partitions: p.command, retentionMs: DAY_MS })),
-    ...CommandClients.map((client) => ({ name: replyTopic(client), partitions: p.reply, retentionMs: DAY_MS })),
+    ...CommandClients.map((client) => ({
+      name: replyTopic(client),
+      partitions: p.reply,
+      retentionMs: DAY_MS,
+    })),
     ...Object.values(EventTopics).map((name) => ({ name, partitions: p.event, retentionMs: 7 * DAY_MS })),
-    ...services.map(([service]) => ({ name: deadLetterTopic(service), partitions: p.deadLetter, retentionMs: 14 * DAY_MS })),
+    ...services.map(([service]) => ({
+      name: deadLetterTopic(service),
+      partitions: p.deadLetter,
+      retentionMs: 14 * DAY_MS,
+    })),
   ];
 }
 
@@ -152,5 +162,9 @@ export function allTopicSpecs(partitions: Partial<typeof DEFAULT_PARTITIONS> = {
  */
 export function retiredTopics(): string[] {
   const types = Object.values(CommandTopics);
-  return [...types, ...types.map((t) => `${t}.reply`), ...[...types, ...Object.values(EventTopics)].map((t) => `${t}.dlq`)];
+  return [
+    ...types,
+    ...types.map((t) => `${t}.reply`),
+    ...[...types, ...Object.values(EventTopics)].map((t) => `${t}.dlq`),
+  ];
 }

@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { z } from 'zod';
 
 /** W3C trace context (`traceparent`, `tracestate`) carried in the envelope across every hop. */
@@ -24,20 +33,31 @@ function contextOf(carrier: TraceCarrier | undefined): Context {
  */
 export function inSpan<T>(
   name: string,
-  options: { kind?: SpanKind; carrier?: TraceCarrier; attributes?: Record<string, string | number | boolean> },
+  options: {
+    kind?: SpanKind;
+    carrier?: TraceCarrier;
+    attributes?: Record<string, string | number | boolean>;
+  },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   return context.with(contextOf(options.carrier), () =>
-    tracer.startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, async (span) => {
-      try {
-        return await work(span);
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        throw error;
-      } finally {
-        span.end();
-      }
-    }),
+    tracer.startActiveSpan(
+      name,
+      { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+      async (span) => {
+        try {
+          return await work(span);
+        } catch (error) {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: error instanceof Error ? error.message : String(error),
+          });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    ),
   );
 }
 

@@ -17,7 +17,9 @@ export const ELGAMAL_CIPHERTEXT_BYTES = 64;
  * Pedersen generator H = ristretto from_uniform_bytes(SHA3-512(G)), as in solana-zk-sdk. Kept as a
  * constant (checked against zk-sdk and the derivation in tests) to avoid hashing at load time.
  */
-export const PEDERSEN_H: RistrettoPoint = Point.fromHex('8c9240b456a9e6dc65c377a1048d745f94a08cdb7f44cbcd7b46f34048871134');
+export const PEDERSEN_H: RistrettoPoint = Point.fromHex(
+  '8c9240b456a9e6dc65c377a1048d745f94a08cdb7f44cbcd7b46f34048871134',
+);
 
 export function decodePoint(bytes: Uint8Array): RistrettoPoint | undefined {
   if (bytes.length !== 32) {

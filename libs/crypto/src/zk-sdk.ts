@@ -12,8 +12,15 @@ export const OUTDATED_CJS_ENTRY = /@solana[\\/]zk-sdk[\\/]dist[\\/]node[\\/]inde
 type Resolver = (request: string, ...rest: unknown[]) => string;
 const moduleInternals = Module as unknown as { _resolveFilename: Resolver };
 const originalResolve = moduleInternals._resolveFilename;
-moduleInternals._resolveFilename = function redirectZkSdk(this: unknown, request: string, ...rest: unknown[]) {
-  const target = request === '@solana/zk-sdk/bundler' || request === '@solana/zk-sdk/web' ? '@solana/zk-sdk/node' : request;
+moduleInternals._resolveFilename = function redirectZkSdk(
+  this: unknown,
+  request: string,
+  ...rest: unknown[]
+) {
+  const target =
+    request === '@solana/zk-sdk/bundler' || request === '@solana/zk-sdk/web'
+      ? '@solana/zk-sdk/node'
+      : request;
   const resolved = originalResolve.call(this, target, ...rest);
   if (OUTDATED_CJS_ENTRY.test(resolved)) {
     throw new Error(

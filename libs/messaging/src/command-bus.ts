@@ -44,19 +44,32 @@ export class CommandBus {
     context: MessageContext,
   ): Promise<Result<ResponseOf<C>>> {
     const request = contract.request.parse(payload) as RequestOf<C>;
-    return inSpan(`send ${contract.topic}`, { kind: SpanKind.CLIENT }, () => this.roundTrip(contract, request, context));
+    return inSpan(`send ${contract.topic}`, { kind: SpanKind.CLIENT }, () =>
+      this.roundTrip(contract, request, context),
+    );
   }
 
-  private async roundTrip<C extends CommandContract>(contract: C, request: RequestOf<C>, context: MessageContext): Promise<Result<ResponseOf<C>>> {
+  private async roundTrip<C extends CommandContract>(
+    contract: C,
+    request: RequestOf<C>,
+    context: MessageContext,
+  ): Promise<Result<ResponseOf<C>>> {
     const envelope = createEnvelope(contract.topic, contract.version, request, context);
     const timer = commandRoundTrip.startTimer({ topic: contract.topic });
     let raw: unknown;
     try {
-      raw = await firstValueFrom(this.client.send(commandTopicOf(contract.topic), envelope).pipe(timeout(this.timeoutMs)));
+      raw = await firstValueFrom(
+        this.client.send(commandTopicOf(contract.topic), envelope).pipe(timeout(this.timeoutMs)),
+      );
     } catch (error) {
       timer({ outcome: 'timeout' });
-      this.logger.error(`${contract.topic} got no reply: ${error instanceof Error ? error.message : String(error)}`);
-      return fail('service_unavailable', 'The service did not answer in time; retry with the same Idempotency-Key');
+      this.logger.error(
+        `${contract.topic} got no reply: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return fail(
+        'service_unavailable',
+        'The service did not answer in time; retry with the same Idempotency-Key',
+      );
     }
     const reply = envelopeSchema(resultSchema(contract.response)).safeParse(raw);
     if (!reply.success) {

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { rootDataDirAdvice, startEmbeddedPostgres, untraversableParents } from './embedded-postgres';
 
 describe('a data directory the embedded PostgreSQL must reach when started as root', () => {
-  const modes: Record<string, number> = { '/': 0o755, '/root': 0o700, '/root/work': 0o750, '/var': 0o755, '/var/lib': 0o755 };
+  const modes: Record<string, number> = {
+    '/': 0o755,
+    '/root': 0o700,
+    '/root/work': 0o750,
+    '/var': 0o755,
+    '/var/lib': 0o755,
+  };
   const modeOf = (path: string) => modes[path] ?? 0o755;
 
   it('finds every parent that others cannot enter, outermost first', () => {
@@ -16,7 +22,10 @@ describe('a data directory the embedded PostgreSQL must reach when started as ro
   });
 
   it('says exactly what to do', () => {
-    const advice = rootDataDirAdvice('/root/work/cts-data', untraversableParents('/root/work/cts-data', modeOf));
+    const advice = rootDataDirAdvice(
+      '/root/work/cts-data',
+      untraversableParents('/root/work/cts-data', modeOf),
+    );
 
     expect(advice).toContain('cannot enter /root (mode 700), /root/work (mode 750)');
     expect(advice).toContain('run npm start as a normal user');
@@ -41,7 +50,9 @@ describe('a data directory the embedded PostgreSQL must reach when started as ro
     it('refuses to start as root under such a parent, with the advice, before touching PostgreSQL', async () => {
       const parent = mkdtempSync(join(tmpdir(), 'cts-root-check-'));
       try {
-        await expect(startEmbeddedPostgres(join(parent, 'data'))).rejects.toThrow(/cannot enter .*cts-root-check-.* \(mode 700\)/);
+        await expect(startEmbeddedPostgres(join(parent, 'data'))).rejects.toThrow(
+          /cannot enter .*cts-root-check-.* \(mode 700\)/,
+        );
       } finally {
         rmSync(parent, { recursive: true, force: true });
       }

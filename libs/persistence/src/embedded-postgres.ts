@@ -39,7 +39,9 @@ export function untraversableParents(
 
 /** What to do when, as root, the data directory sits under parents `postgres` cannot enter. */
 export function rootDataDirAdvice(dataDir: string, blocked: { path: string; mode: number }[]): string {
-  const where = blocked.map(({ path, mode }) => `${path} (mode ${mode.toString(8).padStart(3, '0')})`).join(', ');
+  const where = blocked
+    .map(({ path, mode }) => `${path} (mode ${mode.toString(8).padStart(3, '0')})`)
+    .join(', ');
   const paths = blocked.map(({ path }) => path).join(' ');
   return [
     `CTS_DATA_DIR=${dataDir} cannot be used when running as root: the embedded PostgreSQL refuses to run`,

@@ -52,7 +52,9 @@ export async function createOutboxInboxTables(queryRunner: QueryRunner, schema: 
     "id" uuid NOT NULL, "topic" text NOT NULL, "key" text NOT NULL, "envelope" jsonb NOT NULL,
     "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "sent_at" TIMESTAMP WITH TIME ZONE,
     CONSTRAINT "PK_${schema}_outbox" PRIMARY KEY ("id"))`);
-  await queryRunner.query(`CREATE INDEX "${schema}_outbox_unsent" ON "${schema}"."outbox" ("created_at") WHERE sent_at IS NULL`);
+  await queryRunner.query(
+    `CREATE INDEX "${schema}_outbox_unsent" ON "${schema}"."outbox" ("created_at") WHERE sent_at IS NULL`,
+  );
   await queryRunner.query(`CREATE TABLE "${schema}"."inbox" (
     "message_id" uuid NOT NULL, "consumer" text NOT NULL,
     "handled_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "reply" jsonb,

@@ -11,7 +11,12 @@ import { type DataSource, type EntityManager } from 'typeorm';
 /** A database transaction that can also record events: they are published only if it commits. */
 export interface Transaction {
   readonly manager: EntityManager;
-  emit<E extends EventContract>(event: E, key: string, payload: PayloadOf<E>, context: MessageContext): Promise<Envelope<PayloadOf<E>>>;
+  emit<E extends EventContract>(
+    event: E,
+    key: string,
+    payload: PayloadOf<E>,
+    context: MessageContext,
+  ): Promise<Envelope<PayloadOf<E>>>;
 }
 
 /**
@@ -47,7 +52,11 @@ export class UnitOfWork {
    * Runs `work` once per message and consumer. A duplicate gets the first run's stored result
    * instead of a second effect; a concurrent duplicate waits on the inbox row's lock, then sees it.
    */
-  async once<T>(message: EnvelopeMeta, consumer: string, work: (tx: Transaction) => Promise<T>): Promise<{ duplicate: boolean; value: T }> {
+  async once<T>(
+    message: EnvelopeMeta,
+    consumer: string,
+    work: (tx: Transaction) => Promise<T>,
+  ): Promise<{ duplicate: boolean; value: T }> {
     return this.run(async (tx) => {
       const inserted: unknown[] = await tx.manager.query(
         `INSERT INTO "${this.schema}"."inbox" (message_id, consumer) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING message_id`,
@@ -61,11 +70,10 @@ export class UnitOfWork {
         return { duplicate: true, value: rows[0]?.reply };
       }
       const value = await work(tx);
-      await tx.manager.query(`UPDATE "${this.schema}"."inbox" SET reply = $3 WHERE message_id = $1 AND consumer = $2`, [
-        message.id,
-        consumer,
-        JSON.stringify(value ?? null),
-      ]);
+      await tx.manager.query(
+        `UPDATE "${this.schema}"."inbox" SET reply = $3 WHERE message_id = $1 AND consumer = $2`,
+        [message.id, consumer, JSON.stringify(value ?? null)],
+      );
       return { duplicate: false, value };
     });
   }
@@ -75,14 +83,17 @@ export class UnitOfWork {
     return {
       manager,
       async emit(event, key, payload, context) {
-        const envelope = createEnvelope(event.type, event.version, event.payload.parse(payload) as PayloadOf<typeof event>, context);
+        const envelope = createEnvelope(
+          event.type,
+          event.version,
+          event.payload.parse(payload) as PayloadOf<typeof event>,
+          context,
+        );
         onEmit();
-        await manager.query(`INSERT INTO "${schema}"."outbox" (id, topic, key, envelope) VALUES ($1, $2, $3, $4)`, [
-          envelope.id,
-          event.topic,
-          key,
-          JSON.stringify(envelope),
-        ]);
+        await manager.query(
+          `INSERT INTO "${schema}"."outbox" (id, topic, key, envelope) VALUES ($1, $2, $3, $4)`,
+          [envelope.id, event.topic, key, JSON.stringify(envelope)],
+        );
         return envelope;
       },
     };

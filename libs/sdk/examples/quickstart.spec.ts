@@ -47,7 +47,8 @@ function ciphertextOf(asset: string): Uint8Array {
 function balancesResponse(url: URL, proofHeader: string | string[] | undefined): [number, unknown] {
   const ciphertexts = Object.fromEntries(Object.keys(balances).map((asset) => [asset, ciphertextOf(asset)]));
   // The SDK sends the proof in the header, never in the URL.
-  const proof = typeof proofHeader === 'string' && !url.searchParams.has('decryption_proof') ? proofHeader : null;
+  const proof =
+    typeof proofHeader === 'string' && !url.searchParams.has('decryption_proof') ? proofHeader : null;
   if (proof === null) {
     const withCiphertext = url.searchParams.get('include') === 'ciphertext';
     return [

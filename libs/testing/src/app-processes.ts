@@ -8,7 +8,10 @@ import { join, sep } from 'node:path';
 // From libs/testing/src (ts-jest) or dist/libs/testing (built): strip only a build's `dist/libs`,
 // so a checkout that is itself in a directory named `dist` still finds its root.
 const builtFrom = __dirname.lastIndexOf(`${sep}dist${sep}libs${sep}testing`);
-const repoRoot = builtFrom >= 0 && !__dirname.endsWith(`${sep}src`) ? __dirname.slice(0, builtFrom) : join(__dirname, '../../..');
+const repoRoot =
+  builtFrom >= 0 && !__dirname.endsWith(`${sep}src`)
+    ? __dirname.slice(0, builtFrom)
+    : join(__dirname, '../../..');
 
 export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -89,7 +92,13 @@ export async function startAppProcess(
   const child = spawn(process.execPath, [join(repoRoot, 'dist/apps', app, 'main.js')], {
     cwd: repoRoot,
     // The gateway serves its metrics on METRICS_PORT (it has no HEALTH_PORT): both are `healthUrl`.
-    env: { ...process.env, ...env, HEALTH_PORT: String(healthPort), METRICS_PORT: String(healthPort), ...(port ? { PORT: port } : {}) },
+    env: {
+      ...process.env,
+      ...env,
+      HEALTH_PORT: String(healthPort),
+      METRICS_PORT: String(healthPort),
+      ...(port ? { PORT: port } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   pipeLines(child, app, options.onOutput ?? ((name, line) => process.stdout.write(`[${name}] ${line}\n`)));
@@ -148,7 +157,12 @@ export function queryUrlsOf(processes: AppProcess[]): string {
  */
 export async function startAppProcesses(
   env: Record<string, string | undefined>,
-  options: { apps: string[]; replicas?: Record<string, number>; onOutput?: OutputSink; readyTimeoutMs?: number },
+  options: {
+    apps: string[];
+    replicas?: Record<string, number>;
+    onOutput?: OutputSink;
+    readyTimeoutMs?: number;
+  },
 ): Promise<AppProcesses> {
   const processes: AppProcess[] = [];
   const stop = async () => {
@@ -157,17 +171,25 @@ export async function startAppProcesses(
   try {
     const services = options.apps.filter((app) => app !== 'gateway');
     const starting = services.flatMap((app) =>
-      Array.from({ length: options.replicas?.[app] ?? 1 }, () => startAppProcess(app, env, { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs })),
+      Array.from({ length: options.replicas?.[app] ?? 1 }, () =>
+        startAppProcess(app, env, { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs }),
+      ),
     );
     const settled = await Promise.allSettled(starting);
     processes.push(...settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) {
-      throw (failed).reason;
+      throw failed.reason;
     }
     if (options.apps.includes('gateway')) {
       const queries = env.SERVICE_QUERY_URLS ?? queryUrlsOf(processes);
-      processes.push(await startAppProcess('gateway', { ...env, SERVICE_QUERY_URLS: queries }, { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs }));
+      processes.push(
+        await startAppProcess(
+          'gateway',
+          { ...env, SERVICE_QUERY_URLS: queries },
+          { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs },
+        ),
+      );
     }
   } catch (error) {
     await stop();

@@ -1,12 +1,20 @@
 import { CommandBus, KafkaCommandClient, parseBrokers } from '@cts/messaging';
-import { createDistributedRuntime, createLogger, kafkaLogCreator, loadConfig, type Runtime } from '@cts/platform';
+import {
+  createDistributedRuntime,
+  createLogger,
+  kafkaLogCreator,
+  loadConfig,
+  type Runtime,
+} from '@cts/platform';
 import { type ClientKafka } from '@nestjs/microservices';
 import { randomBytes } from 'node:crypto';
 
 function requireEnv(name: string): string {
   const value = process.env[name];
   if (!value) {
-    throw new Error(`${name} is not set: run integration tests through npm test or deploy/local/with-infra.mjs`);
+    throw new Error(
+      `${name} is not set: run integration tests through npm test or deploy/local/with-infra.mjs`,
+    );
   }
   return value;
 }
@@ -38,11 +46,17 @@ export function kafkaTestRuntime(
 }
 
 /** A request/reply client over Kafka, as the gateway has; close it with `client.close()`. */
-export async function kafkaCommandBus(groupSuffix: string): Promise<{ bus: CommandBus; client: ClientKafka }> {
+export async function kafkaCommandBus(
+  groupSuffix: string,
+): Promise<{ bus: CommandBus; client: ClientKafka }> {
   const brokers = parseBrokers(requireEnv('KAFKA_BROKERS'));
   const logCreator = kafkaLogCreator(createLogger('test-client', 'silent'));
   // The gateway's reply topic, in a group of its own: it sees the gateway's replies too and ignores them.
-  const client = new KafkaCommandClient({ brokers, clientId: 'test-client', groupSuffix, logCreator }, 'gateway', 'test-client-replies');
+  const client = new KafkaCommandClient(
+    { brokers, clientId: 'test-client', groupSuffix, logCreator },
+    'gateway',
+    'test-client-replies',
+  );
   await client.connect();
   return { bus: new CommandBus(client, 20_000), client };
 }

@@ -9,7 +9,9 @@ export interface TestDatabase {
 function requireDatabaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    throw new Error('DATABASE_URL is not set: run integration tests through npm test or deploy/local/with-infra.mjs');
+    throw new Error(
+      'DATABASE_URL is not set: run integration tests through npm test or deploy/local/with-infra.mjs',
+    );
   }
   return url;
 }

@@ -5,9 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The one-process wiring on a given database, with its own bus: what unit and integration tests start services on. */
-export function inProcessTestRuntime(databaseUrl: string, env: Record<string, string> = {}): Runtime & { bus: InProcessBus } {
+export function inProcessTestRuntime(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Runtime & { bus: InProcessBus } {
   const dataDir = mkdtempSync(join(tmpdir(), 'cts-test-'));
-  const config = loadConfig({ CTS_DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...env });
+  const config = loadConfig({
+    CTS_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    ...env,
+  });
   const cache = new MemoryCacheStore();
   const bus = new InProcessBus();
   return {
@@ -32,7 +40,11 @@ export function inProcessCommandBus(bus: InProcessBus, timeoutMs = 10_000): Comm
 }
 
 /** Waits until `check` passes or the time is up; returns the last error otherwise. */
-export async function eventually(check: () => Promise<void> | void, timeoutMs = 10_000, intervalMs = 50): Promise<void> {
+export async function eventually(
+  check: () => Promise<void> | void,
+  timeoutMs = 10_000,
+  intervalMs = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -1,4 +1,10 @@
-import { type AccountState, canVerifyDomain, effectiveKycStatus, parseRecipient, toAccountResource } from './account.domain';
+import {
+  type AccountState,
+  canVerifyDomain,
+  effectiveKycStatus,
+  parseRecipient,
+  toAccountResource,
+} from './account.domain';
 
 const account: AccountState = {
   id: 'acct_1',
@@ -70,12 +76,18 @@ const accountOf = (type: AccountState['type'], kycStatus: AccountState['kycStatu
 
 describe('the KYC that governs an account', () => {
   it("is an agent's owner's current status when the owner was downgraded after the agent's creation", () => {
-    expect(effectiveKycStatus(accountOf('agent', 'verified'), accountOf('personal', 'unverified'))).toBe('unverified');
-    expect(effectiveKycStatus(accountOf('agent', 'enhanced'), accountOf('personal', 'pending'))).toBe('pending');
+    expect(effectiveKycStatus(accountOf('agent', 'verified'), accountOf('personal', 'unverified'))).toBe(
+      'unverified',
+    );
+    expect(effectiveKycStatus(accountOf('agent', 'enhanced'), accountOf('personal', 'pending'))).toBe(
+      'pending',
+    );
   });
 
   it('is never above what the agent itself was given', () => {
-    expect(effectiveKycStatus(accountOf('agent', 'verified'), accountOf('personal', 'enhanced'))).toBe('verified');
+    expect(effectiveKycStatus(accountOf('agent', 'verified'), accountOf('personal', 'enhanced'))).toBe(
+      'verified',
+    );
   });
 
   it("is an account's own status when it is no agent", () => {

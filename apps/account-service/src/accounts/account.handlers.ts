@@ -35,7 +35,9 @@ export class AccountHandlers {
   ) {}
 
   @OnCommand(CreateAccount)
-  async create(message: Envelope<RequestOf<typeof CreateAccount>>): Promise<Result<ResponseOf<typeof CreateAccount>>> {
+  async create(
+    message: Envelope<RequestOf<typeof CreateAccount>>,
+  ): Promise<Result<ResponseOf<typeof CreateAccount>>> {
     const request = message.payload;
     try {
       const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
@@ -55,11 +57,18 @@ export class AccountHandlers {
         );
         const keys = [];
         for (const key of request.api_keys) {
-          keys.push(await this.apiKeys.insert({ id: newId('key'), accountId: account.id, ...key }, tx.manager));
+          keys.push(
+            await this.apiKeys.insert({ id: newId('key'), accountId: account.id, ...key }, tx.manager),
+          );
         }
         const resource = toAccountResource(account, null);
         const { public_key: _address, ...created } = resource;
-        await tx.emit(AccountCreated, account.id, { ...created, owner_account_id: account.ownerAccountId }, contextFrom(message));
+        await tx.emit(
+          AccountCreated,
+          account.id,
+          { ...created, owner_account_id: account.ownerAccountId },
+          contextFrom(message),
+        );
         return ok({ account: resource, api_keys: keys.map(toApiKeyResource) });
       });
       return value;
@@ -78,24 +87,36 @@ export class AccountHandlers {
       return fail('account_not_found', 'No such account');
     }
     const owner = account.ownerAccountId ? await this.accounts.findById(account.ownerAccountId) : null;
-    return ok({ ...toAccountResource(account, message.payload.environment), kyc_status: effectiveKycStatus(account, owner) });
+    return ok({
+      ...toAccountResource(account, message.payload.environment),
+      kyc_status: effectiveKycStatus(account, owner),
+    });
   }
 
   @OnCommand(SetKycStatus)
-  async setKyc(message: Envelope<RequestOf<typeof SetKycStatus>>): Promise<Result<ResponseOf<typeof SetKycStatus>>> {
+  async setKyc(
+    message: Envelope<RequestOf<typeof SetKycStatus>>,
+  ): Promise<Result<ResponseOf<typeof SetKycStatus>>> {
     const { account_id, kyc_status } = message.payload;
     return this.unitOfWork.run(async (tx) => {
       const account = await this.accounts.setKycStatus(account_id, kyc_status, tx.manager);
       if (!account) {
         return fail('account_not_found', 'No such account');
       }
-      await tx.emit(AccountKycChanged, account_id, { account_id, kyc_status, changed_at: new Date().toISOString() }, contextFrom(message));
+      await tx.emit(
+        AccountKycChanged,
+        account_id,
+        { account_id, kyc_status, changed_at: new Date().toISOString() },
+        contextFrom(message),
+      );
       return ok(toAccountResource(account, null));
     });
   }
 
   @OnCommand(AddVerifiedDomain)
-  async addDomain(message: Envelope<RequestOf<typeof AddVerifiedDomain>>): Promise<Result<ResponseOf<typeof AddVerifiedDomain>>> {
+  async addDomain(
+    message: Envelope<RequestOf<typeof AddVerifiedDomain>>,
+  ): Promise<Result<ResponseOf<typeof AddVerifiedDomain>>> {
     const { account_id, domain } = message.payload;
     try {
       return await this.unitOfWork.run(async (tx) => {
@@ -104,7 +125,9 @@ export class AccountHandlers {
           return fail('account_not_found', 'No such account');
         }
         if (!canVerifyDomain(account.type)) {
-          throw new DomainError('invalid_request', 'Only business accounts can verify a domain', { param: 'account_id' });
+          throw new DomainError('invalid_request', 'Only business accounts can verify a domain', {
+            param: 'account_id',
+          });
         }
         const existing = await this.accounts.findDomain(domain, tx.manager);
         if (existing && existing.accountId !== account_id) {

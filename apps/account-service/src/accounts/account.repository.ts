@@ -31,7 +31,9 @@ export class AccountRepository {
   }
 
   async findByAddress(address: string, environment: Environment): Promise<AccountState | null> {
-    const row = await this.dataSource.manager.findOneBy(AccountEntity, { [ADDRESS_COLUMN[environment]]: address });
+    const row = await this.dataSource.manager.findOneBy(AccountEntity, {
+      [ADDRESS_COLUMN[environment]]: address,
+    });
     return row ? toState(row) : null;
   }
 
@@ -41,7 +43,11 @@ export class AccountRepository {
 
   async insert(account: Omit<AccountState, 'createdAt'>, manager: EntityManager): Promise<AccountState> {
     const { addresses, ...rest } = account;
-    const row = manager.create(AccountEntity, { ...rest, addressTest: addresses.test, addressLive: addresses.live });
+    const row = manager.create(AccountEntity, {
+      ...rest,
+      addressTest: addresses.test,
+      addressLive: addresses.live,
+    });
     return toState(await manager.save(row));
   }
 
@@ -50,11 +56,18 @@ export class AccountRepository {
     return this.findById(id, manager);
   }
 
-  async findDomain(domain: string, manager: EntityManager = this.dataSource.manager): Promise<VerifiedDomainEntity | null> {
+  async findDomain(
+    domain: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<VerifiedDomainEntity | null> {
     return manager.findOneBy(VerifiedDomainEntity, { domain });
   }
 
-  async insertDomain(accountId: string, domain: string, manager: EntityManager): Promise<VerifiedDomainEntity> {
+  async insertDomain(
+    accountId: string,
+    domain: string,
+    manager: EntityManager,
+  ): Promise<VerifiedDomainEntity> {
     return manager.save(manager.create(VerifiedDomainEntity, { accountId, domain }));
   }
 }

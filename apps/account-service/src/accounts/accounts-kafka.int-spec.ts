@@ -29,10 +29,19 @@ describe('account-service over a real Kafka broker', () => {
   it('answers a command round trip gateway → Kafka → account-service → reply', async () => {
     const created = await bus.send(
       CreateAccount,
-      { account_id: newId('acct'), addresses: { test: 'test-address', live: 'live-address' }, handle: '@kafka_alice', type: 'business', api_keys: [] },
+      {
+        account_id: newId('acct'),
+        addresses: { test: 'test-address', live: 'live-address' },
+        handle: '@kafka_alice',
+        type: 'business',
+        api_keys: [],
+      },
       context,
     );
-    expect(created).toMatchObject({ ok: true, value: { account: { handle: '@kafka_alice', kyc_status: 'unverified' } } });
+    expect(created).toMatchObject({
+      ok: true,
+      value: { account: { handle: '@kafka_alice', kyc_status: 'unverified' } },
+    });
     if (!created.ok) return;
     const fetched = await bus.send(GetAccount, { account_id: created.value.account.account_id }, context);
     expect(fetched).toEqual({ ok: true, value: created.value.account });

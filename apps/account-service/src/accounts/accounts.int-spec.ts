@@ -11,7 +11,13 @@ import {
   newId,
 } from '@cts/contracts';
 import { type RunningApp } from '@cts/platform';
-import { createTestDatabase, eventually, inProcessCommandBus, inProcessTestRuntime, type TestDatabase } from '@cts/testing';
+import {
+  createTestDatabase,
+  eventually,
+  inProcessCommandBus,
+  inProcessTestRuntime,
+  type TestDatabase,
+} from '@cts/testing';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { start } from '../account-service';
@@ -46,7 +52,14 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     handle,
     type: 'personal' as const,
     kyc_status: 'verified' as const,
-    api_keys: [{ name: 'default', environment: 'test' as const, key_hash: hash(`${handle}-test`), prefix: 'svc_test_abcd' }],
+    api_keys: [
+      {
+        name: 'default',
+        environment: 'test' as const,
+        key_hash: hash(`${handle}-test`),
+        prefix: 'svc_test_abcd',
+      },
+    ],
   });
 
   it('creates an account with its keys and publishes account.created through the outbox', async () => {
@@ -54,7 +67,11 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const created = await bus.send(CreateAccount, newAccount('@alice'), context);
     expect(created.ok).toBe(true);
     if (!created.ok) return;
-    expect(created.value.account).toMatchObject({ handle: '@alice', type: 'personal', kyc_status: 'verified' });
+    expect(created.value.account).toMatchObject({
+      handle: '@alice',
+      type: 'personal',
+      kyc_status: 'verified',
+    });
     expect(created.value.api_keys).toHaveLength(1);
     const fetched = await bus.send(GetAccount, { account_id: created.value.account.account_id }, context);
     expect(fetched).toEqual({ ok: true, value: created.value.account });
@@ -63,19 +80,29 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
 
   it('refuses a taken handle, also when two creations race', async () => {
     const bus = inProcessCommandBus(runtime.bus);
-    const results = await Promise.all([bus.send(CreateAccount, newAccount('@bob'), context), bus.send(CreateAccount, newAccount('@bob'), context)]);
+    const results = await Promise.all([
+      bus.send(CreateAccount, newAccount('@bob'), context),
+      bus.send(CreateAccount, newAccount('@bob'), context),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.error.code)).toEqual(['handle_taken']);
   });
 
   it('gives a redelivered command its first reply and no second effect', async () => {
-    const envelope = createEnvelope(CreateAccount.topic, 1, CreateAccount.request.parse(newAccount('@carol')), context);
+    const envelope = createEnvelope(
+      CreateAccount.topic,
+      1,
+      CreateAccount.request.parse(newAccount('@carol')),
+      context,
+    );
     const first = await runtime.bus.request(CreateAccount.topic, envelope);
     const second = await runtime.bus.request(CreateAccount.topic, envelope);
     expect((second as { payload: unknown }).payload).toEqual((first as { payload: unknown }).payload);
     const [{ count }] = (await service.app
       .get(DataSource)
-      .query(`SELECT count(*)::int AS count FROM accounts.accounts WHERE handle = '@carol'`)) as [{ count: number }];
+      .query(`SELECT count(*)::int AS count FROM accounts.accounts WHERE handle = '@carol'`)) as [
+      { count: number },
+    ];
     expect(count).toBe(1);
   });
 
@@ -85,14 +112,30 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     if (!created.ok) throw new Error('setup failed');
     const keyHash = hash('@dave-test');
     const principal = await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context);
-    expect(principal).toEqual({ ok: true, value: { account_id: created.value.account.account_id, key_id: created.value.api_keys[0]?.key_id, environment: 'test' } });
-    const keyOf = { account_id: created.value.account.account_id, key_id: created.value.api_keys[0]?.key_id ?? '' };
+    expect(principal).toEqual({
+      ok: true,
+      value: {
+        account_id: created.value.account.account_id,
+        key_id: created.value.api_keys[0]?.key_id,
+        environment: 'test',
+      },
+    });
+    const keyOf = {
+      account_id: created.value.account.account_id,
+      key_id: created.value.api_keys[0]?.key_id ?? '',
+    };
     // A live key cannot revoke a test key: the other world's key is as unknown as another account's.
-    expect(await bus.send(RevokeApiKey, { ...keyOf, environment: 'live' }, context)).toMatchObject({ ok: false, error: { code: 'api_key_not_found' } });
+    expect(await bus.send(RevokeApiKey, { ...keyOf, environment: 'live' }, context)).toMatchObject({
+      ok: false,
+      error: { code: 'api_key_not_found' },
+    });
     expect(await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context)).toMatchObject({ ok: true });
     const revoked = await bus.send(RevokeApiKey, { ...keyOf, environment: 'test' }, context);
     expect(revoked.ok && revoked.value.key_hash).toBe(keyHash);
-    expect(await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(await bus.send(AuthenticateApiKey, { key_hash: keyHash }, context)).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized' },
+    });
   });
 
   it('never revokes another account’s key', async () => {
@@ -100,7 +143,15 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const owner = await bus.send(CreateAccount, newAccount('@erin'), context);
     const other = await bus.send(CreateAccount, newAccount('@frank'), context);
     if (!owner.ok || !other.ok) throw new Error('setup failed');
-    const attempt = await bus.send(RevokeApiKey, { account_id: other.value.account.account_id, key_id: owner.value.api_keys[0]?.key_id ?? '', environment: 'test' }, context);
+    const attempt = await bus.send(
+      RevokeApiKey,
+      {
+        account_id: other.value.account.account_id,
+        key_id: owner.value.api_keys[0]?.key_id ?? '',
+        environment: 'test',
+      },
+      context,
+    );
     expect(attempt).toMatchObject({ ok: false, error: { code: 'api_key_not_found' } });
   });
 
@@ -109,13 +160,35 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const created = await bus.send(CreateAccount, newAccount('@gina'), context);
     if (!created.ok) throw new Error('setup failed');
     const keyId = created.value.api_keys[0]?.key_id ?? '';
-    const flush = createEnvelope(RecordApiKeyUsage.topic, 1, { usages: [{ key_id: keyId, requests: 3, last_used_at: '2026-01-02T00:00:00.000Z' }] }, context);
+    const flush = createEnvelope(
+      RecordApiKeyUsage.topic,
+      1,
+      { usages: [{ key_id: keyId, requests: 3, last_used_at: '2026-01-02T00:00:00.000Z' }] },
+      context,
+    );
     await runtime.bus.request(RecordApiKeyUsage.topic, flush);
     await runtime.bus.request(RecordApiKeyUsage.topic, flush);
-    await bus.send(RecordApiKeyUsage, { usages: [{ key_id: keyId, requests: 2, last_used_at: '2026-01-01T00:00:00.000Z' }] }, context);
-    const listed = await bus.send(ListApiKeys, { account_id: created.value.account.account_id, environment: 'test' }, context);
-    expect(listed.ok && listed.value.api_keys[0]).toMatchObject({ request_count: 5, last_used_at: '2026-01-02T00:00:00.000Z' });
-    expect(await bus.send(ListApiKeys, { account_id: created.value.account.account_id, environment: 'live' }, context)).toEqual({ ok: true, value: { api_keys: [] } });
+    await bus.send(
+      RecordApiKeyUsage,
+      { usages: [{ key_id: keyId, requests: 2, last_used_at: '2026-01-01T00:00:00.000Z' }] },
+      context,
+    );
+    const listed = await bus.send(
+      ListApiKeys,
+      { account_id: created.value.account.account_id, environment: 'test' },
+      context,
+    );
+    expect(listed.ok && listed.value.api_keys[0]).toMatchObject({
+      request_count: 5,
+      last_used_at: '2026-01-02T00:00:00.000Z',
+    });
+    expect(
+      await bus.send(
+        ListApiKeys,
+        { account_id: created.value.account.account_id, environment: 'live' },
+        context,
+      ),
+    ).toEqual({ ok: true, value: { api_keys: [] } });
   });
 
   it("refuses an agent's own key its request for another key, and lets its owner provision one", async () => {
@@ -123,20 +196,46 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const owner = await bus.send(CreateAccount, newAccount('@hank'), context);
     if (!owner.ok) throw new Error('setup failed');
     const ownerId = owner.value.account.account_id;
-    const agent = await bus.send(CreateAccount, { ...newAccount('@hank/bot'), type: 'agent', owner_account_id: ownerId, api_keys: [] }, context);
+    const agent = await bus.send(
+      CreateAccount,
+      { ...newAccount('@hank/bot'), type: 'agent', owner_account_id: ownerId, api_keys: [] },
+      context,
+    );
     if (!agent.ok) throw new Error('setup failed');
     const agentId = agent.value.account.account_id;
-    const key = { name: 'more', environment: 'test' as const, key_hash: hash('@hank/bot-more'), prefix: 'svc_test_abcd' };
-    expect(await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: agentId }, context)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: newId('acct') }, context)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: ownerId }, context)).toMatchObject({ ok: true, value: { name: 'more' } });
+    const key = {
+      name: 'more',
+      environment: 'test' as const,
+      key_hash: hash('@hank/bot-more'),
+      prefix: 'svc_test_abcd',
+    };
+    expect(
+      await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: agentId }, context),
+    ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(
+      await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: newId('acct') }, context),
+    ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(
+      await bus.send(CreateApiKey, { account_id: agentId, key, issued_by: ownerId }, context),
+    ).toMatchObject({ ok: true, value: { name: 'more' } });
   });
 
   it('dead-letters an invalid command with the reason and replies invalid_message', async () => {
-    const invalid = createEnvelope(CreateAccount.topic, 1, { handle: 'no-at-sign', type: 'personal', api_keys: [] }, context);
+    const invalid = createEnvelope(
+      CreateAccount.topic,
+      1,
+      { handle: 'no-at-sign', type: 'personal', api_keys: [] },
+      context,
+    );
     const reply = (await runtime.bus.request(CreateAccount.topic, invalid)) as { payload: unknown };
     expect(reply.payload).toMatchObject({ ok: false, error: { code: 'invalid_message' } });
-    const letter = runtime.bus.deadLetters.find((d) => d.topic === 'account-service.dlq' && d.value.includes(invalid.id));
-    expect(JSON.parse(letter?.value ?? '{}')).toMatchObject({ consumer: 'account-service', topic: 'account.create', reason: expect.stringContaining('handle') });
+    const letter = runtime.bus.deadLetters.find(
+      (d) => d.topic === 'account-service.dlq' && d.value.includes(invalid.id),
+    );
+    expect(JSON.parse(letter?.value ?? '{}')).toMatchObject({
+      consumer: 'account-service',
+      topic: 'account.create',
+      reason: expect.stringContaining('handle'),
+    });
   });
 });

@@ -5,5 +5,7 @@ import { AccountHandlers } from './account.handlers';
 import { AccountRepository } from './account.repository';
 import { ResolvePartiesHandlers } from './resolve-parties.handlers';
 
-@Module({ providers: [AccountRepository, ApiKeyRepository, AccountHandlers, ApiKeyHandlers, ResolvePartiesHandlers] })
+@Module({
+  providers: [AccountRepository, ApiKeyRepository, AccountHandlers, ApiKeyHandlers, ResolvePartiesHandlers],
+})
 export class AccountsModule {}

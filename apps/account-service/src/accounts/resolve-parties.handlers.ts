@@ -34,7 +34,9 @@ export class ResolvePartiesHandlers {
     }
     const recipient = await this.findRecipient(to, environment);
     if (recipient.kind === 'invalid') {
-      return fail('invalid_request', '`to` must be an @handle, a verified domain or an address', { param: 'to' });
+      return fail('invalid_request', '`to` must be an @handle, a verified domain or an address', {
+        param: 'to',
+      });
     }
     if (recipient.kind === 'missing') {
       return fail('recipient_not_found', `No account for ${to}`, { param: 'to' });

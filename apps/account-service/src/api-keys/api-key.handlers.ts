@@ -30,7 +30,9 @@ export class ApiKeyHandlers {
   ) {}
 
   @OnCommand(CreateApiKey)
-  async create(message: Envelope<RequestOf<typeof CreateApiKey>>): Promise<Result<ResponseOf<typeof CreateApiKey>>> {
+  async create(
+    message: Envelope<RequestOf<typeof CreateApiKey>>,
+  ): Promise<Result<ResponseOf<typeof CreateApiKey>>> {
     const { account_id, key, issued_by } = message.payload;
     return this.unitOfWork.run(async (tx) => {
       const account = await this.accounts.findById(account_id, tx.manager);
@@ -41,23 +43,30 @@ export class ApiKeyHandlers {
         return fail(
           'forbidden',
           account.type === 'agent'
-            ? "An agent cannot create API keys: its owner provisions them (POST /v1/agents/{account_id}/api-keys)"
+            ? 'An agent cannot create API keys: its owner provisions them (POST /v1/agents/{account_id}/api-keys)'
             : 'A key can only be created for its own account',
         );
       }
-      const created = await this.apiKeys.insert({ id: newId('key'), accountId: account_id, ...key }, tx.manager);
+      const created = await this.apiKeys.insert(
+        { id: newId('key'), accountId: account_id, ...key },
+        tx.manager,
+      );
       return ok(toApiKeyResource(created));
     });
   }
 
   @OnCommand(ListApiKeys)
-  async list(message: Envelope<RequestOf<typeof ListApiKeys>>): Promise<Result<ResponseOf<typeof ListApiKeys>>> {
+  async list(
+    message: Envelope<RequestOf<typeof ListApiKeys>>,
+  ): Promise<Result<ResponseOf<typeof ListApiKeys>>> {
     const keys = await this.apiKeys.listForAccount(message.payload.account_id, message.payload.environment);
     return ok({ api_keys: keys.map(toApiKeyResource) });
   }
 
   @OnCommand(RevokeApiKey)
-  async revoke(message: Envelope<RequestOf<typeof RevokeApiKey>>): Promise<Result<ResponseOf<typeof RevokeApiKey>>> {
+  async revoke(
+    message: Envelope<RequestOf<typeof RevokeApiKey>>,
+  ): Promise<Result<ResponseOf<typeof RevokeApiKey>>> {
     const { account_id, key_id, environment } = message.payload;
     return this.unitOfWork.run(async (tx) => {
       const key = await this.apiKeys.findForAccount(account_id, key_id, environment, tx.manager);
@@ -67,14 +76,21 @@ export class ApiKeyHandlers {
       const revokedAt = key.revokedAt ?? new Date();
       if (!key.revokedAt) {
         await this.apiKeys.revoke(key.id, revokedAt, tx.manager);
-        await tx.emit(ApiKeyRevoked, account_id, { account_id, key_id, revoked_at: revokedAt.toISOString() }, contextFrom(message));
+        await tx.emit(
+          ApiKeyRevoked,
+          account_id,
+          { account_id, key_id, revoked_at: revokedAt.toISOString() },
+          contextFrom(message),
+        );
       }
       return ok({ api_key: toApiKeyResource({ ...key, revokedAt }), key_hash: key.keyHash });
     });
   }
 
   @OnCommand(AuthenticateApiKey)
-  async authenticate(message: Envelope<RequestOf<typeof AuthenticateApiKey>>): Promise<Result<ResponseOf<typeof AuthenticateApiKey>>> {
+  async authenticate(
+    message: Envelope<RequestOf<typeof AuthenticateApiKey>>,
+  ): Promise<Result<ResponseOf<typeof AuthenticateApiKey>>> {
     const key = await this.apiKeys.findByHash(message.payload.key_hash);
     if (!key || !authenticates(key, message.payload.key_hash)) {
       return fail('unauthorized', 'Missing or invalid API key');
@@ -83,12 +99,21 @@ export class ApiKeyHandlers {
   }
 
   @OnCommand(RecordApiKeyUsage)
-  async recordUsage(message: Envelope<RequestOf<typeof RecordApiKeyUsage>>): Promise<Result<ResponseOf<typeof RecordApiKeyUsage>>> {
+  async recordUsage(
+    message: Envelope<RequestOf<typeof RecordApiKeyUsage>>,
+  ): Promise<Result<ResponseOf<typeof RecordApiKeyUsage>>> {
     // Counts are increments: the inbox makes a redelivered flush count once.
     const { value } = await this.unitOfWork.once(message, 'record-usage', async (tx) => {
       let recorded = 0;
       for (const usage of message.payload.usages) {
-        if (await this.apiKeys.recordUsage(usage.key_id, usage.requests, new Date(usage.last_used_at), tx.manager)) {
+        if (
+          await this.apiKeys.recordUsage(
+            usage.key_id,
+            usage.requests,
+            new Date(usage.last_used_at),
+            tx.manager,
+          )
+        ) {
           recorded++;
         }
       }

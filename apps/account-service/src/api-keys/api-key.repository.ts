@@ -46,13 +46,24 @@ export class ApiKeyRepository {
   }
 
   async listForAccount(accountId: string, environment: Environment): Promise<ApiKeyState[]> {
-    const rows = await this.dataSource.manager.find(ApiKeyEntity, { where: { accountId, environment }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource.manager.find(ApiKeyEntity, {
+      where: { accountId, environment },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
     return rows.map(toState);
   }
 
   /** Scoped by account and environment: another's key id is indistinguishable from an unknown one. */
-  async findForAccount(accountId: string, id: string, environment: Environment, manager: EntityManager): Promise<ApiKeyState | null> {
-    const row = await manager.findOne(ApiKeyEntity, { where: { accountId, id, environment }, lock: { mode: 'pessimistic_write' } });
+  async findForAccount(
+    accountId: string,
+    id: string,
+    environment: Environment,
+    manager: EntityManager,
+  ): Promise<ApiKeyState | null> {
+    const row = await manager.findOne(ApiKeyEntity, {
+      where: { accountId, id, environment },
+      lock: { mode: 'pessimistic_write' },
+    });
     return row ? toState(row) : null;
   }
 
@@ -66,7 +77,12 @@ export class ApiKeyRepository {
   }
 
   /** Adds flushed request counts atomically; keeps the latest last-used time. */
-  async recordUsage(id: string, requests: number, lastUsedAt: Date, manager: EntityManager): Promise<boolean> {
+  async recordUsage(
+    id: string,
+    requests: number,
+    lastUsedAt: Date,
+    manager: EntityManager,
+  ): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(ApiKeyEntity)

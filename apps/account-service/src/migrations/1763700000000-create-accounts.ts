@@ -12,7 +12,9 @@ export class CreateAccounts1763700000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "accounts"."verified_domains" ("domain" text NOT NULL, "account_id" text NOT NULL, "verified_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_07a0882167d82e89e757aad00fc" PRIMARY KEY ("domain"))`,
     );
-    await queryRunner.query(`CREATE INDEX "IDX_verified_domains_account" ON "accounts"."verified_domains" ("account_id")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_verified_domains_account" ON "accounts"."verified_domains" ("account_id")`,
+    );
     await queryRunner.query(
       `CREATE TABLE "accounts"."api_keys" ("id" text NOT NULL, "account_id" text NOT NULL, "name" text NOT NULL, "environment" text NOT NULL, "key_hash" text NOT NULL, "prefix" text NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_used_at" TIMESTAMP WITH TIME ZONE, "request_count" bigint NOT NULL DEFAULT '0', "revoked_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_5c8a79801b44bd27b79228e1dad" PRIMARY KEY ("id"))`,
     );

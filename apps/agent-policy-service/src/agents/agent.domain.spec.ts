@@ -25,8 +25,14 @@ describe('agents', () => {
   });
 
   it("shows the address on the caller key's ledger", () => {
-    expect(toAgentResource(agent, 'test', 'pol_2')).toMatchObject({ public_key: 'TestKey111', spend_policy_id: 'pol_2' });
-    expect(toAgentResource({ ...agent, addresses: { live: 'LiveKey111', test: null } }, 'test', 'pol_2').public_key).toBeNull();
+    expect(toAgentResource(agent, 'test', 'pol_2')).toMatchObject({
+      public_key: 'TestKey111',
+      spend_policy_id: 'pol_2',
+    });
+    expect(
+      toAgentResource({ ...agent, addresses: { live: 'LiveKey111', test: null } }, 'test', 'pol_2')
+        .public_key,
+    ).toBeNull();
   });
 
   it('namespaces the handle under the owner', () => {

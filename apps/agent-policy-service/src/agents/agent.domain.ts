@@ -1,4 +1,10 @@
-import { type AccountType, type Agent, type AgentStatus, type Environment, type PartyRef } from '@cts/contracts';
+import {
+  type AccountType,
+  type Agent,
+  type AgentStatus,
+  type Environment,
+  type PartyRef,
+} from '@cts/contracts';
 
 export interface AgentState {
   accountId: string;

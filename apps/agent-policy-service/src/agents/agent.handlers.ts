@@ -57,14 +57,17 @@ export class AgentHandlers {
     const taken = () => fail('handle_taken', `${request.handle} is already taken`, { param: 'name' });
     // The reply shows the caller key's world; an operator (no key) sees live, as for accounts.
     const environment = message.environment ?? 'live';
-    const created = (agent: AgentState, policyId: string) => ok({ ...toAgentResource(agent, environment, policyId), public_key: request.addresses[environment] });
+    const created = (agent: AgentState, policyId: string) =>
+      ok({ ...toAgentResource(agent, environment, policyId), public_key: request.addresses[environment] });
     try {
       const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
         const existing = await this.agents.findById(request.agent_account_id, tx.manager);
         if (existing) {
           // A retry of a creation that went through: the same answer, not an error.
           const policy = await this.policies.findByAgent(existing.accountId, environment, tx.manager);
-          return existing.ownerAccountId === request.owner.account_id && existing.name === request.name && policy
+          return existing.ownerAccountId === request.owner.account_id &&
+            existing.name === request.name &&
+            policy
             ? created(existing, policy.id)
             : fail('invalid_request', 'This account is already registered as an agent', {
                 param: 'agent_account_id',
@@ -90,7 +93,13 @@ export class AgentHandlers {
         for (const env of ENVIRONMENTS) {
           // Both worlds start from the same request; from then on each changes only with its own keys.
           await this.policies.save(
-            { id: policyIds[env], agentAccountId: agent.accountId, environment: env, updatedAt, ...policy.value },
+            {
+              id: policyIds[env],
+              agentAccountId: agent.accountId,
+              environment: env,
+              updatedAt,
+              ...policy.value,
+            },
             tx.manager,
           );
           await tx.emit(

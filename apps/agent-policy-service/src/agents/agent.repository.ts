@@ -45,7 +45,11 @@ export class AgentRepository {
 
   async insert(agent: Omit<AgentState, 'createdAt'>, manager: EntityManager): Promise<AgentState> {
     const { addresses, ...columns } = agent;
-    const row = manager.create(AgentEntity, { ...columns, addressLive: addresses.live, addressTest: addresses.test });
+    const row = manager.create(AgentEntity, {
+      ...columns,
+      addressLive: addresses.live,
+      addressTest: addresses.test,
+    });
     return toState(await manager.save(row));
   }
 

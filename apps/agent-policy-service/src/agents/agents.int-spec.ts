@@ -33,7 +33,11 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     if (!created.ok) return;
     const policy = await harness.bus.send(
       GetSpendPolicy,
-      { caller_account_id: owner.account_id, agent_account_id: request.agent_account_id, environment: 'test' },
+      {
+        caller_account_id: owner.account_id,
+        agent_account_id: request.agent_account_id,
+        environment: 'test',
+      },
       context,
     );
     expect(policy).toEqual({
@@ -78,13 +82,19 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
       context,
     );
     await harness.bus.send(CreateAgent, harness.createRequest(other, 'first', limits), context);
-    const listed = await harness.bus.send(ListAgents, { owner_account_id: owner.account_id, environment: 'test' }, context);
+    const listed = await harness.bus.send(
+      ListAgents,
+      { owner_account_id: owner.account_id, environment: 'test' },
+      context,
+    );
     expect(listed.ok && listed.value.agents.map((a) => a.handle)).toEqual([
       `${owner.handle}/first`,
       `${owner.handle}/second`,
     ]);
     expect(listed.ok && listed.value.agents).toEqual([first.ok && first.value, second.ok && second.value]);
-    expect(await harness.bus.send(ListAgents, { owner_account_id: 'acct_nobody', environment: 'test' }, context)).toEqual({
+    expect(
+      await harness.bus.send(ListAgents, { owner_account_id: 'acct_nobody', environment: 'test' }, context),
+    ).toEqual({
       ok: true,
       value: { agents: [] },
     });
@@ -129,7 +139,13 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     const owner = harness.newOwner();
     const result = await harness.bus.send(CreateAgent, harness.createRequest(owner, 'bot', policy), context);
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_policy', param } });
-    expect(await harness.bus.send(ListAgents, { owner_account_id: owner.account_id, environment: 'test' }, context)).toEqual({
+    expect(
+      await harness.bus.send(
+        ListAgents,
+        { owner_account_id: owner.account_id, environment: 'test' },
+        context,
+      ),
+    ).toEqual({
       ok: true,
       value: { agents: [] },
     });
@@ -156,7 +172,11 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
   it('shows the policy to the owner only: the agent itself and strangers get not_agent_owner', async () => {
     const { agent, owner } = await harness.agentWith(limits);
     const get = (caller: string, agentId = agent.account_id) =>
-      harness.bus.send(GetSpendPolicy, { caller_account_id: caller, agent_account_id: agentId, environment: 'test' }, context);
+      harness.bus.send(
+        GetSpendPolicy,
+        { caller_account_id: caller, agent_account_id: agentId, environment: 'test' },
+        context,
+      );
     expect((await get(owner.account_id)).ok).toBe(true);
     expect(await get(agent.account_id)).toMatchObject({ ok: false, error: { code: 'not_agent_owner' } });
     expect(await get('acct_stranger')).toMatchObject({ ok: false, error: { code: 'not_agent_owner' } });
@@ -238,7 +258,12 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     expect(
       await harness.bus.send(
         UpdateSpendPolicy,
-        { caller_account_id: owner.account_id, agent_account_id: 'acct_unknown', environment: 'test', patch: {} },
+        {
+          caller_account_id: owner.account_id,
+          agent_account_id: 'acct_unknown',
+          environment: 'test',
+          patch: {},
+        },
         context,
       ),
     ).toMatchObject({
@@ -258,7 +283,12 @@ describe('agent-policy-service agents and policies on a real PostgreSQL', () => 
     const update = (patch: Record<string, unknown>) =>
       harness.bus.send(
         UpdateSpendPolicy,
-        { caller_account_id: owner.account_id, agent_account_id: agent.account_id, environment: 'test', patch },
+        {
+          caller_account_id: owner.account_id,
+          agent_account_id: agent.account_id,
+          environment: 'test',
+          patch,
+        },
         context,
       );
     const before = await harness.bus.send(

@@ -38,7 +38,11 @@ export class PolicyHandlers {
     message: Envelope<RequestOf<typeof GetSpendPolicy>>,
   ): Promise<Result<ResponseOf<typeof GetSpendPolicy>>> {
     const { caller_account_id, agent_account_id, environment } = message.payload;
-    const owned = await this.ownedAgent(caller_account_id, environment, await this.agents.findById(agent_account_id));
+    const owned = await this.ownedAgent(
+      caller_account_id,
+      environment,
+      await this.agents.findById(agent_account_id),
+    );
     return owned.ok ? ok(toSpendPolicyResource(owned.policy)) : owned.result;
   }
 

@@ -1,5 +1,10 @@
 import { type AgentTransactionStatus, type AgentTransactionView, type Environment } from '@cts/contracts';
-import { type AgentTransaction, isOverdue, publicStatus, toResource } from '../transactions/agent-transaction.domain';
+import {
+  type AgentTransaction,
+  isOverdue,
+  publicStatus,
+  toResource,
+} from '../transactions/agent-transaction.domain';
 
 export type Viewer = 'owner' | 'agent';
 
@@ -25,8 +30,10 @@ export function viewerOf(
  * The status a reader sees at `now`: a pending transaction whose window has passed is `expired`
  * even before the sweeper has marked it (it can no longer be approved).
  */
-export const statusAt = (tx: Pick<AgentTransaction, 'state' | 'expiresAt'>, now: Date): AgentTransactionStatus =>
-  isOverdue(tx, now) ? 'expired' : publicStatus(tx.state);
+export const statusAt = (
+  tx: Pick<AgentTransaction, 'state' | 'expiresAt'>,
+  now: Date,
+): AgentTransactionStatus => (isOverdue(tx, now) ? 'expired' : publicStatus(tx.state));
 
 /** The transaction for its owner (with the owner-only `encrypted_amount`) or for the agent (without). */
 export function toView(tx: AgentTransaction, viewer: Viewer, now: Date): AgentTransactionView {

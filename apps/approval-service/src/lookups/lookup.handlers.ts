@@ -20,9 +20,7 @@ export class LookupHandlers {
   constructor(private readonly transactions: AgentTransactionRepository) {}
 
   @OnCommand(GetAgentTransaction)
-  async get(
-    message: Envelope<RequestOf<typeof GetAgentTransaction>>,
-  ): Promise<Result<AgentTransactionView>> {
+  async get(message: Envelope<RequestOf<typeof GetAgentTransaction>>): Promise<Result<AgentTransactionView>> {
     const { caller_account_id, environment, transaction_id } = message.payload;
     const tx = await this.transactions.findById(transaction_id);
     const viewer = tx ? viewerOf(tx, caller_account_id, environment) : null;
@@ -36,7 +34,8 @@ export class LookupHandlers {
   async list(
     message: Envelope<RequestOf<typeof ListAgentTransactions>>,
   ): Promise<Result<AgentTransactionPage>> {
-    const { caller_account_id, environment, agent_account_id, status, limit, starting_after } = message.payload;
+    const { caller_account_id, environment, agent_account_id, status, limit, starting_after } =
+      message.payload;
     const now = new Date();
     const rows = await this.transactions.listForAgent({
       agentAccountId: agent_account_id,

@@ -8,10 +8,23 @@ describe('approval-service: reading held agent transactions on a real PostgreSQL
   afterAll(() => harness.stop());
 
   const get = (caller: string, id: string, environment: 'test' | 'live' = 'test') =>
-    harness.bus.send(GetAgentTransaction, { caller_account_id: caller, environment, transaction_id: id }, context);
+    harness.bus.send(
+      GetAgentTransaction,
+      { caller_account_id: caller, environment, transaction_id: id },
+      context,
+    );
 
-  const list = async (request: Partial<RequestOf<typeof ListAgentTransactions>> & { caller_account_id: string; agent_account_id: string }) => {
-    const reply = await harness.bus.send(ListAgentTransactions, { environment: 'test', limit: 20, ...request }, context);
+  const list = async (
+    request: Partial<RequestOf<typeof ListAgentTransactions>> & {
+      caller_account_id: string;
+      agent_account_id: string;
+    },
+  ) => {
+    const reply = await harness.bus.send(
+      ListAgentTransactions,
+      { environment: 'test', limit: 20, ...request },
+      context,
+    );
     if (!reply.ok) {
       throw new Error(reply.error.message);
     }
@@ -70,7 +83,10 @@ describe('approval-service: reading held agent transactions on a real PostgreSQL
     await harness.held(parties, { environment: 'live' });
     await harness.held(harness.newOwner()); // another agent
     await harness.reject(parties.owner.account_id, second.id);
-    const caller = { caller_account_id: parties.owner.account_id, agent_account_id: parties.agent.account_id };
+    const caller = {
+      caller_account_id: parties.owner.account_id,
+      agent_account_id: parties.agent.account_id,
+    };
 
     const all = await list(caller);
     expect(all.transactions.map((t) => t.transaction_id)).toEqual([third.id, second.id, first.id]);
@@ -84,8 +100,12 @@ describe('approval-service: reading held agent transactions on a real PostgreSQL
     expect(page2.transactions.map((t) => t.transaction_id)).toEqual([first.id]);
     expect(page2.has_more).toBe(false);
 
-    expect((await list({ ...caller, status: 'rejected' })).transactions.map((t) => t.transaction_id)).toEqual([second.id]);
-    expect((await list({ ...caller, status: 'pending_approval' })).transactions.map((t) => t.transaction_id)).toEqual([third.id, first.id]);
+    expect((await list({ ...caller, status: 'rejected' })).transactions.map((t) => t.transaction_id)).toEqual(
+      [second.id],
+    );
+    expect(
+      (await list({ ...caller, status: 'pending_approval' })).transactions.map((t) => t.transaction_id),
+    ).toEqual([third.id, first.id]);
     expect((await list({ ...caller, environment: 'live' })).transactions).toHaveLength(1);
 
     const forAgent = await list({ ...caller, caller_account_id: parties.agent.account_id });
@@ -99,8 +119,15 @@ describe('approval-service: reading held agent transactions on a real PostgreSQL
     const parties = harness.newOwner();
     const overdue = await harness.heldExpiringIn(-1_000, parties);
     const open = await harness.held(parties);
-    const caller = { caller_account_id: parties.owner.account_id, agent_account_id: parties.agent.account_id };
-    expect((await list({ ...caller, status: 'expired' })).transactions.map((t) => t.transaction_id)).toEqual([overdue.id]);
-    expect((await list({ ...caller, status: 'pending_approval' })).transactions.map((t) => t.transaction_id)).toEqual([open.id]);
+    const caller = {
+      caller_account_id: parties.owner.account_id,
+      agent_account_id: parties.agent.account_id,
+    };
+    expect((await list({ ...caller, status: 'expired' })).transactions.map((t) => t.transaction_id)).toEqual([
+      overdue.id,
+    ]);
+    expect(
+      (await list({ ...caller, status: 'pending_approval' })).transactions.map((t) => t.transaction_id),
+    ).toEqual([open.id]);
   });
 });

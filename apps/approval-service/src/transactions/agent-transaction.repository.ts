@@ -159,7 +159,10 @@ export class AgentTransactionRepository {
         builder.andWhere("t.status = 'pending_approval' AND t.expires_at > :now", { now });
         break;
       case 'expired':
-        builder.andWhere("(t.status = 'expired' OR (t.status = 'pending_approval' AND t.expires_at <= :now))", { now });
+        builder.andWhere(
+          "(t.status = 'expired' OR (t.status = 'pending_approval' AND t.expires_at <= :now))",
+          { now },
+        );
         break;
       case 'approved':
         builder.andWhere("t.status IN ('approved', 'approving')");

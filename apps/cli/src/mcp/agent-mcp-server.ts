@@ -11,10 +11,10 @@ export const MCP_SERVER_NAME = 'cts-agent-wallet';
 export const MCP_SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS = [
-  "You hold a confidential stablecoin wallet as an AI agent, under a spend policy set by your owner and enforced by the payment service.",
+  'You hold a confidential stablecoin wallet as an AI agent, under a spend policy set by your owner and enforced by the payment service.',
   'Read get_policy before planning payments. Pay with pay, always with an idempotency_key, and the same key when retrying the same payment.',
   "A payment above the owner's approval threshold is held (pending_approval): nothing moves until the owner approves; follow it with get_payment_status instead of paying again.",
-  "Amounts are confidential: get_balances tells which assets hold funds, never how much; your key cannot decrypt amounts.",
+  'Amounts are confidential: get_balances tells which assets hold funds, never how much; your key cannot decrypt amounts.',
 ].join(' ');
 
 /**

@@ -40,12 +40,17 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<Serve
       return;
     }
     const { port } = server.address() as AddressInfo;
-    const mcp = createAgentMcpServer(new CtsClient({ baseUrl: options.apiUrl, apiKey: key, fetch: options.fetch }));
+    const mcp = createAgentMcpServer(
+      new CtsClient({ baseUrl: options.apiUrl, apiKey: key, fetch: options.fetch }),
+    );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       ...(loopback
-        ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] }
+        ? {
+            enableDnsRebindingProtection: true,
+            allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`],
+          }
         : {}),
     });
     res.on('close', () => {

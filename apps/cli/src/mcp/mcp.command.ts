@@ -21,20 +21,30 @@ const Options = z.object({
 export function registerMcpCommand(program: Command, context: CommandContext): void {
   program
     .command('mcp')
-    .description("serve an agent's wallet to an AI model over the Model Context Protocol (stdio); the API is --url (env CTS_URL)")
+    .description(
+      "serve an agent's wallet to an AI model over the Model Context Protocol (stdio); the API is --url (env CTS_URL)",
+    )
     .option('--api-key <key>', "the agent's API key, svc_test_… or svc_live_… (else env CTS_API_KEY)")
-    .option('--http <port>', 'serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio; each request brings its agent key as Authorization: Bearer')
+    .option(
+      '--http <port>',
+      'serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio; each request brings its agent key as Authorization: Bearer',
+    )
     .option('--host <host>', 'interface for --http', '127.0.0.1')
     .action(async (_options: unknown, command: Command) => {
       const { url, apiKey, http, host } = Options.parse(command.optsWithGlobals());
       if (http !== undefined) {
         if (apiKey) {
-          throw new CliError('--http takes no --api-key: every HTTP request authenticates with its own agent key', EXIT_FAILURE);
+          throw new CliError(
+            '--http takes no --api-key: every HTTP request authenticates with its own agent key',
+            EXIT_FAILURE,
+          );
         }
         const server = await startMcpHttpServer({ host, port: http, apiUrl: url, fetch: context.io.fetch });
         const address = server.address();
         const port = typeof address === 'object' && address ? address.port : http;
-        context.io.stderr(`cts mcp: Streamable HTTP at http://${host}:${port}/mcp (Authorization: Bearer <agent key>), API at ${url}\n`);
+        context.io.stderr(
+          `cts mcp: Streamable HTTP at http://${host}:${port}/mcp (Authorization: Bearer <agent key>), API at ${url}\n`,
+        );
         await new Promise<void>((resolve) => server.once('close', resolve));
         return;
       }
@@ -42,7 +52,9 @@ export function registerMcpCommand(program: Command, context: CommandContext): v
       if (!key) {
         throw new CliError('an API key is required: --api-key <agent key> or env CTS_API_KEY', EXIT_FAILURE);
       }
-      const server = createAgentMcpServer(new CtsClient({ baseUrl: url, apiKey: key, fetch: context.io.fetch }));
+      const server = createAgentMcpServer(
+        new CtsClient({ baseUrl: url, apiKey: key, fetch: context.io.fetch }),
+      );
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {
         transport.onclose = resolve;

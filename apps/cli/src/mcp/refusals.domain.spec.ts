@@ -17,23 +17,39 @@ const usdc = { to: '@stranger', asset: 'USDC' };
 
 describe('a policy refusal in words a model can act on', () => {
   it('names the limit it passed, with its unit', () => {
-    expect(explainRefusal('per_transaction_limit_exceeded', usdc, policy)).toMatch(/^above the per-transaction limit of 25 USDC/);
-    expect(explainRefusal('per_transaction_limit_exceeded', { to: '@acme', asset: 'SOL' }, policy)).toMatch(/limit of 25 SOL/);
-    expect(explainRefusal('daily_limit_exceeded', usdc, policy)).toMatch(/daily limit of 100 USDC \(days count in Europe\/Paris\)/);
+    expect(explainRefusal('per_transaction_limit_exceeded', usdc, policy)).toMatch(
+      /^above the per-transaction limit of 25 USDC/,
+    );
+    expect(explainRefusal('per_transaction_limit_exceeded', { to: '@acme', asset: 'SOL' }, policy)).toMatch(
+      /limit of 25 SOL/,
+    );
+    expect(explainRefusal('daily_limit_exceeded', usdc, policy)).toMatch(
+      /daily limit of 100 USDC \(days count in Europe\/Paris\)/,
+    );
   });
 
   it('names the recipient, the assets and the hours that are allowed', () => {
     expect(explainRefusal('recipient_not_allowed', usdc, policy)).toBe(
       'the recipient "@stranger" is not allowed; allowed recipients: "@acme", "*.example.com"',
     );
-    expect(explainRefusal('recipient_not_allowed', usdc, { ...policy, allowed_recipients: [] })).toMatch(/allows no recipient at all/);
-    expect(explainRefusal('asset_not_allowed', { to: '@acme', asset: 'SOL' }, policy)).toBe('the asset SOL is not allowed; allowed assets: USDC');
-    expect(explainRefusal('outside_active_hours', usdc, policy)).toBe('outside the active hours 08:00-20:00 (Europe/Paris): try again within them');
+    expect(explainRefusal('recipient_not_allowed', usdc, { ...policy, allowed_recipients: [] })).toMatch(
+      /allows no recipient at all/,
+    );
+    expect(explainRefusal('asset_not_allowed', { to: '@acme', asset: 'SOL' }, policy)).toBe(
+      'the asset SOL is not allowed; allowed assets: USDC',
+    );
+    expect(explainRefusal('outside_active_hours', usdc, policy)).toBe(
+      'outside the active hours 08:00-20:00 (Europe/Paris): try again within them',
+    );
   });
 
   it('still names the rule when the policy cannot be read, and any unknown reason', () => {
-    expect(explainRefusal('per_transaction_limit_exceeded', usdc, null)).toMatch(/^above the per-transaction limit: pay less/);
-    expect(explainRefusal('recipient_not_allowed', usdc, null)).toBe('the recipient "@stranger" is not allowed');
+    expect(explainRefusal('per_transaction_limit_exceeded', usdc, null)).toMatch(
+      /^above the per-transaction limit: pay less/,
+    );
+    expect(explainRefusal('recipient_not_allowed', usdc, null)).toBe(
+      'the recipient "@stranger" is not allowed',
+    );
     expect(explainRefusal('something_new', usdc, policy)).toBe('refused by the spend policy (something_new)');
   });
 });
@@ -41,13 +57,25 @@ describe('a policy refusal in words a model can act on', () => {
 describe('the policy in words', () => {
   it('says every rule a model plans with', () => {
     const text = summarizePolicy(policy);
-    for (const part of ['At most 25 per payment and 100 per day', 'Assets: USDC.', '"@acme", "*.example.com"', '08:00-20:00 (Europe/Paris)', 'above 10 waits', '120 minutes']) {
+    for (const part of [
+      'At most 25 per payment and 100 per day',
+      'Assets: USDC.',
+      '"@acme", "*.example.com"',
+      '08:00-20:00 (Europe/Paris)',
+      'above 10 waits',
+      '120 minutes',
+    ]) {
       expect(text).toContain(part);
     }
   });
 
   it('says when anything goes', () => {
-    const open = summarizePolicy({ ...policy, allowed_recipients: ['*'], active_hours: null, hitl_threshold_usdc: null });
+    const open = summarizePolicy({
+      ...policy,
+      allowed_recipients: ['*'],
+      active_hours: null,
+      hitl_threshold_usdc: null,
+    });
     expect(open).toContain('Recipients: anyone.');
     expect(open).toContain('Active at any hour.');
     expect(open).toContain('No payment waits for approval.');

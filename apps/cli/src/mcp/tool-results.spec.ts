@@ -14,15 +14,26 @@ describe('tool results', () => {
   });
 
   it('turns a refused key into advice, not a retry loop', () => {
-    const failure = describeFailure(new CtsApiError({ status: 401, code: 'unauthorized', message: 'Invalid API key' }));
+    const failure = describeFailure(
+      new CtsApiError({ status: 401, code: 'unauthorized', message: 'Invalid API key' }),
+    );
     expect(failure.code).toBe('unauthorized');
     expect(failure.message).toMatch(/API key .* was refused.*Retrying will not help/);
   });
 
   it('keeps the code, message and parameter of other API errors, and says a network failure may be retried with the same key', () => {
-    const invalid = describeFailure(new CtsApiError({ status: 400, code: 'invalid_request', message: 'amount has too many decimals', param: 'amount' }));
+    const invalid = describeFailure(
+      new CtsApiError({
+        status: 400,
+        code: 'invalid_request',
+        message: 'amount has too many decimals',
+        param: 'amount',
+      }),
+    );
     expect(invalid.message).toBe('amount has too many decimals (amount) [invalid_request, HTTP 400]');
-    const down = describeFailure(new CtsNetworkError('fetch failed', { cause: new Error('ECONNREFUSED'), timedOut: false }));
+    const down = describeFailure(
+      new CtsNetworkError('fetch failed', { cause: new Error('ECONNREFUSED'), timedOut: false }),
+    );
     expect(down).toMatchObject({ code: 'unreachable' });
     expect(down.message).toMatch(/same idempotency_key/);
   });

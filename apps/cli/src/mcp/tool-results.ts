@@ -5,7 +5,10 @@ import { CtsApiError, CtsNetworkError } from '@cts/sdk';
  * A tool's answer: the data for programs (`structuredContent`) and the same as JSON text for models.
  * An error leads with its `message` alone, for clients that show only the first text of a failure.
  */
-export function structured(data: Record<string, unknown>, options: { isError?: boolean } = {}): CallToolResult {
+export function structured(
+  data: Record<string, unknown>,
+  options: { isError?: boolean } = {},
+): CallToolResult {
   const json = { type: 'text' as const, text: JSON.stringify(data, null, 2) };
   if (!options.isError) {
     return { content: [json], structuredContent: data };
@@ -22,17 +25,21 @@ export function toolError(message: string): CallToolResult {
 const WHAT_TO_DO: Record<string, string> = {
   unauthorized:
     'The API key this server was started with was refused (unknown, revoked or malformed). Retrying will not help: ask your operator to restart the server with a valid agent key.',
-  rate_limited: 'Too many requests for now: wait a little, then retry (with the same idempotency_key for a payment).',
+  rate_limited:
+    'Too many requests for now: wait a little, then retry (with the same idempotency_key for a payment).',
   kyc_required: 'This account may not move money until its identity checks are completed by its owner.',
-  insufficient_balance: 'The balance is too low for this payment: nothing moved. Pay less, or ask your owner to fund the agent.',
+  insufficient_balance:
+    'The balance is too low for this payment: nothing moved. Pay less, or ask your owner to fund the agent.',
   recipient_not_found: 'No account matches this recipient: check the @handle, domain or address.',
   recipient_not_confidential_ready:
     'The recipient address cannot receive confidential payments yet: nothing moved. Ask the recipient for another address or an @handle.',
   idempotency_key_reused:
     'This idempotency_key was already used for a different payment: nothing new moved. Use a new key for a new payment, or repeat the exact same arguments to get the first result.',
-  idempotency_key_in_use: 'A payment with this idempotency_key is still being processed: wait a moment and retry with the same key.',
+  idempotency_key_in_use:
+    'A payment with this idempotency_key is still being processed: wait a moment and retry with the same key.',
   test_mode_only: 'This action needs a test-mode (svc_test_) key.',
-  service_unavailable: 'The payment service is temporarily unavailable: retry later (with the same idempotency_key for a payment).',
+  service_unavailable:
+    'The payment service is temporarily unavailable: retry later (with the same idempotency_key for a payment).',
 };
 
 /** What went wrong, as a code and one sentence, from any failure of an API call. */
@@ -52,7 +59,10 @@ export function describeFailure(error: unknown): { code: string; message: string
     };
   }
   const text = error instanceof Error ? error.message : String(error);
-  return { code: 'internal_error', message: `Unexpected failure in the MCP server: ${text.split('\n')[0] ?? ''}` };
+  return {
+    code: 'internal_error',
+    message: `Unexpected failure in the MCP server: ${text.split('\n')[0] ?? ''}`,
+  };
 }
 
 /** Runs a tool body; any failure becomes a tool error with words instead of an exception. */

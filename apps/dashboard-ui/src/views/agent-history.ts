@@ -30,7 +30,11 @@ function row(context: ViewContext, tx: AgentTransaction): HTMLTableRowElement {
 }
 
 /** The agent's payments that were held for approval, newest first, and what became of each. */
-export async function renderAgentHistory(context: ViewContext, section: HTMLElement, accountId: string): Promise<void> {
+export async function renderAgentHistory(
+  context: ViewContext,
+  section: HTMLElement,
+  accountId: string,
+): Promise<void> {
   const title = h('h2', { id: 'agent-history' }, 'Held payments');
   replaceChildren(section, title, h('p', { class: 'summary' }, 'Loading…'));
   try {

@@ -1,4 +1,10 @@
-import { AddVerifiedDomain, CreateAccount, CreateApiKey, ProvisionLedgerAccount, SetKycStatus } from '@cts/contracts';
+import {
+  AddVerifiedDomain,
+  CreateAccount,
+  CreateApiKey,
+  ProvisionLedgerAccount,
+  SetKycStatus,
+} from '@cts/contracts';
 import request from 'supertest';
 import { type CreatedAccount } from './admin.schemas';
 import {
@@ -130,7 +136,11 @@ describe('admin API', () => {
   });
 
   it("opens the decryption key that transfer-service sent encrypted to this request's one-time key", async () => {
-    const res = await request(gateway.url).post('/admin/v1/accounts').set(admin).send({ handle: '@gina', type: 'personal' }).expect(201);
+    const res = await request(gateway.url)
+      .post('/admin/v1/accounts')
+      .set(admin)
+      .send({ handle: '@gina', type: 'personal' })
+      .expect(201);
     expect(res.body.decryption_key).toBe(FAKE_DECRYPTION_KEY);
     const provisioning = gateway.accounts.calls(ProvisionLedgerAccount).slice(-1)[0];
     expect(provisioning.payload.account_id).toBe(res.body.account.account_id);

@@ -28,7 +28,12 @@ export class AdminAccountsService {
     const created = unwrap(
       await this.commands.send(
         CreateAccount,
-        { ...body, account_id: provisioned.accountId, addresses: provisioned.addresses, api_keys: [test.key, live.key] },
+        {
+          ...body,
+          account_id: provisioned.accountId,
+          addresses: provisioned.addresses,
+          api_keys: [test.key, live.key],
+        },
         { ...context, accountId: provisioned.accountId },
       ),
     );

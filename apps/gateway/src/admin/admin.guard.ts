@@ -25,7 +25,9 @@ export class AdminGuard implements CanActivate {
     // Digests have equal lengths, so the comparison takes the same time whatever the token's length.
     if (!this.expected || token === undefined || !timingSafeEqual(digest(token), this.expected)) {
       const refused = new DomainError('unauthorized', 'Missing or invalid admin token');
-      throw token === undefined ? refused : await this.failures.failed(req, context.switchToHttp().getResponse<Response>(), refused);
+      throw token === undefined
+        ? refused
+        : await this.failures.failed(req, context.switchToHttp().getResponse<Response>(), refused);
     }
     req.admin = true;
     return true;

@@ -32,7 +32,8 @@ export const CreatedAccountSchema = z
   .object({
     account: AccountSchema,
     decryption_key: z.string().meta({
-      description: 'Opens balances and amounts in every environment, client-side. Shown once; the service keeps only a sealed custody copy.',
+      description:
+        'Opens balances and amounts in every environment, client-side. Shown once; the service keeps only a sealed custody copy.',
     }),
     api_keys: z.object({ test: ApiKeyWithSecretSchema, live: ApiKeyWithSecretSchema }),
   })

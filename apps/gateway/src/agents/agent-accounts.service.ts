@@ -23,7 +23,10 @@ export class AgentAccountsService {
     const { account_id, environment } = caller.principal;
     const owner = unwrap(await this.commands.send(GetAccount, { account_id, environment }, caller.context));
     if (owner.type === 'agent') {
-      throw new DomainError('forbidden', 'An agent cannot create agents: only personal and business accounts own agents');
+      throw new DomainError(
+        'forbidden',
+        'An agent cannot create agents: only personal and business accounts own agents',
+      );
     }
     const provisioned = await this.provisioning.provision(caller.context);
     const handle = `${owner.handle}/${body.name}`;
@@ -81,7 +84,9 @@ export class AgentAccountsService {
 
   private async addressOf(accountId: string, caller: Caller): Promise<string> {
     const { environment } = caller.principal;
-    const account = unwrap(await this.commands.send(GetAccount, { account_id: accountId, environment }, caller.context));
+    const account = unwrap(
+      await this.commands.send(GetAccount, { account_id: accountId, environment }, caller.context),
+    );
     if (account.public_key === null) {
       throw new DomainError('service_unavailable', 'The agent has no ledger account in this environment yet');
     }

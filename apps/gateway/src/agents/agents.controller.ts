@@ -22,14 +22,23 @@ export class OwnAgentsController {
 
   @Post()
   @ApiOperation({ summary: 'Create an agent account under the caller, with its spend policy' })
-  @ApiCreatedResponse({ description: 'The agent account and its decryption key (shown once)', standardSchema: CreatedAgentSchema })
-  @ApiErrors([400, 'invalid_policy'], [403, 'forbidden: an agent cannot create agents'], [409, 'handle_taken'])
+  @ApiCreatedResponse({
+    description: 'The agent account and its decryption key (shown once)',
+    standardSchema: CreatedAgentSchema,
+  })
+  @ApiErrors(
+    [400, 'invalid_policy'],
+    [403, 'forbidden: an agent cannot create agents'],
+    [409, 'handle_taken'],
+  )
   create(@CurrentCaller() caller: Caller, @Body({ schema: CreateAgentBody }) body: CreateAgentBody) {
     return this.agents.create(caller, body);
   }
 
   @Get()
-  @ApiOperation({ summary: "The caller's agent accounts, each with its address and policy in the key's environment" })
+  @ApiOperation({
+    summary: "The caller's agent accounts, each with its address and policy in the key's environment",
+  })
   @ApiOkResponse({ description: 'Every agent the caller owns', standardSchema: AgentListSchema })
   list(@CurrentCaller() caller: Caller) {
     return this.agents.list(caller);
@@ -44,14 +53,24 @@ export class AgentsController {
   @ApiOperation({ summary: "An agent's spend policy in the key's environment (owner only)" })
   @ApiOkResponse({ description: 'The policy', standardSchema: SpendPolicySchema })
   @ApiErrors([403, 'not_agent_owner'], [404, 'agent_not_found'])
-  async policy(@CurrentCaller() caller: Caller, @Param('account_id', { schema: AgentIdParam }) agentId: string) {
+  async policy(
+    @CurrentCaller() caller: Caller,
+    @Param('account_id', { schema: AgentIdParam }) agentId: string,
+  ) {
     const { account_id, environment } = caller.principal;
-    return unwrap(await this.commands.send(GetSpendPolicy, { caller_account_id: account_id, agent_account_id: agentId, environment }, caller.context));
+    return unwrap(
+      await this.commands.send(
+        GetSpendPolicy,
+        { caller_account_id: account_id, agent_account_id: agentId, environment },
+        caller.context,
+      ),
+    );
   }
 
   @Patch(':account_id/spend-policy')
   @ApiOperation({
-    summary: "Change some of an agent's policy fields in the key's environment; applies to its next transaction there",
+    summary:
+      "Change some of an agent's policy fields in the key's environment; applies to its next transaction there",
   })
   @ApiOkResponse({ description: 'The updated policy', standardSchema: SpendPolicySchema })
   @ApiErrors([400, 'invalid_policy'], [403, 'not_agent_owner'], [404, 'agent_not_found'])
@@ -63,7 +82,12 @@ export class AgentsController {
     return unwrap(
       await this.commands.send(
         UpdateSpendPolicy,
-        { caller_account_id: caller.principal.account_id, agent_account_id: agentId, environment: caller.principal.environment, patch },
+        {
+          caller_account_id: caller.principal.account_id,
+          agent_account_id: agentId,
+          environment: caller.principal.environment,
+          patch,
+        },
         caller.context,
       ),
     );

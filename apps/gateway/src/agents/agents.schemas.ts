@@ -4,7 +4,8 @@ import { z } from 'zod';
 // What the policy service accepts, so the OpenAPI document says it; the service checks again
 // (and checks across fields: per-transaction ≤ daily). A failure here is `400 invalid_policy` too,
 // in the service's words.
-const typeError = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : expected);
+const typeError = (expected: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : expected;
 const limit = () =>
   z
     .number({ error: typeError('must be a number') })
@@ -17,10 +18,15 @@ const PolicyFields = {
   allowed_recipients: strings('must be an array of strings')
     .max(100, 'must hold at most 100 patterns')
     .describe('Recipient patterns (`@handle`, `*.example.com`, address); empty allows any'),
-  assets: strings('must be an array of strings').max(10).describe('Asset codes (USDC, SOL); empty allows any'),
+  assets: strings('must be an array of strings')
+    .max(10)
+    .describe('Asset codes (USDC, SOL); empty allows any'),
   active_hours: z
     .string({ error: 'must be a string HH:MM-HH:MM or null' })
-    .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$/, 'must be HH:MM-HH:MM with times from 00:00 to 23:59')
+    .regex(
+      /^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$/,
+      'must be HH:MM-HH:MM with times from 00:00 to 23:59',
+    )
     .nullable()
     .describe('"HH:MM-HH:MM" in `timezone` (may wrap midnight); null means always'),
   timezone: z
@@ -28,7 +34,9 @@ const PolicyFields = {
     .min(1, 'must be an IANA time zone name such as UTC or Europe/Paris')
     .max(64, 'must be an IANA time zone name such as UTC or Europe/Paris')
     .describe('IANA time zone, default UTC'),
-  hitl_threshold_usdc: limit().nullable().describe('Transfers above it wait for human approval; null holds nothing'),
+  hitl_threshold_usdc: limit()
+    .nullable()
+    .describe('Transfers above it wait for human approval; null holds nothing'),
   approval_window_minutes: z
     .number({ error: 'must be a whole number of minutes from 1 to 10080' })
     .int('must be a whole number of minutes from 1 to 10080')
@@ -52,9 +60,16 @@ export const CreateAgentBody = z
   .meta({ id: 'CreateAgentRequest' });
 export type CreateAgentBody = z.infer<typeof CreateAgentBody>;
 
-export const AgentSchema = Agent.meta({ id: 'AgentAccount', description: 'Spec §2.3, plus owner_account_id and created_at' });
+export const AgentSchema = Agent.meta({
+  id: 'AgentAccount',
+  description: 'Spec §2.3, plus owner_account_id and created_at',
+});
 export const CreatedAgentSchema = Agent.extend({
-  decryption_key: z.string().describe("The agent's decryption key, for its owner: shown once, opens the agent's balances and amounts client-side"),
+  decryption_key: z
+    .string()
+    .describe(
+      "The agent's decryption key, for its owner: shown once, opens the agent's balances and amounts client-side",
+    ),
 }).meta({ id: 'CreatedAgentAccount' });
 export const AgentListSchema = z.object({ agents: z.array(AgentSchema) }).meta({ id: 'AgentList' });
 export const SpendPolicySchema = SpendPolicy.meta({ id: 'SpendPolicy' });
@@ -62,10 +77,17 @@ export const SpendPolicyPatch = z
   .object(PolicyFields)
   .partial()
   .strict()
-  .meta({ id: 'SpendPolicyPatch', description: 'Any of the policy fields; only those given change (none: a no-op)', ...INVALID_POLICY });
+  .meta({
+    id: 'SpendPolicyPatch',
+    description: 'Any of the policy fields; only those given change (none: a no-op)',
+    ...INVALID_POLICY,
+  });
 
 export const AgentKeyBody = z
-  .object({ name: ApiKeyName, environment: Environment.optional().describe("Defaults to the calling key's environment") })
+  .object({
+    name: ApiKeyName,
+    environment: Environment.optional().describe("Defaults to the calling key's environment"),
+  })
   .strict()
   .meta({ id: 'CreateAgentApiKeyRequest' });
 export type AgentKeyBody = z.infer<typeof AgentKeyBody>;

@@ -20,7 +20,11 @@ export class OwnSpendPolicyController {
   async get(@CurrentCaller() caller: Caller) {
     const { account_id, environment } = caller.principal;
     return unwrap(
-      await this.commands.send(GetOwnSpendPolicy, { agent_account_id: account_id, environment }, caller.context),
+      await this.commands.send(
+        GetOwnSpendPolicy,
+        { agent_account_id: account_id, environment },
+        caller.context,
+      ),
     );
   }
 }

@@ -61,8 +61,13 @@ describe('API key usage', () => {
     const key = keys.find((k) => k.key_id === alice.keys.test.keyId);
     expect(key?.request_count).toBe(3);
     expect(Date.parse(key?.last_used_at ?? '')).toBeGreaterThan(Date.now() - 10_000);
-    const live = await request(gateway.url).get('/v1/api-keys').set(bearer(alice.keys.live.secret)).expect(200);
-    const unused = (live.body as { api_keys: ApiKey[] }).api_keys.find((k) => k.key_id === alice.keys.live.keyId);
+    const live = await request(gateway.url)
+      .get('/v1/api-keys')
+      .set(bearer(alice.keys.live.secret))
+      .expect(200);
+    const unused = (live.body as { api_keys: ApiKey[] }).api_keys.find(
+      (k) => k.key_id === alice.keys.live.keyId,
+    );
     // Only the listing request itself, not yet flushed.
     expect(unused).toMatchObject({ request_count: 1 });
   });

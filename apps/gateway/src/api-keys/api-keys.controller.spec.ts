@@ -48,7 +48,10 @@ describe('/v1/api-keys', () => {
     }
     expect(JSON.stringify(res.body)).not.toContain(alice.keys.test.secret.slice(13));
     expect(JSON.stringify(res.body)).not.toContain(bob.keys.test.keyId);
-    expect(gateway.accounts.calls(ListApiKeys)[0].payload).toEqual({ account_id: alice.accountId, environment: 'test' });
+    expect(gateway.accounts.calls(ListApiKeys)[0].payload).toEqual({
+      account_id: alice.accountId,
+      environment: 'test',
+    });
   });
 
   it("creates a key in the calling key's environment by default and shows its secret once", async () => {

@@ -19,7 +19,8 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({
-    summary: "List the account's API keys of the calling key's environment with their usage (never their secrets)",
+    summary:
+      "List the account's API keys of the calling key's environment with their usage (never their secrets)",
   })
   @ApiOkResponse({
     description: "Every key of the account in the calling key's environment, revoked ones included",

@@ -17,11 +17,15 @@ export const ApiKeyWithUsageSchema = ApiKey.extend({
   encrypted_usdc_total: z
     .string()
     .nullable()
-    .describe('Total USDC transferred with this key, encrypted for the account: SDK decryptAmount opens it. Null before the first transfer.'),
+    .describe(
+      'Total USDC transferred with this key, encrypted for the account: SDK decryptAmount opens it. Null before the first transfer.',
+    ),
 }).meta({ id: 'ApiKeyWithUsage' });
 export type ApiKeyWithUsage = z.infer<typeof ApiKeyWithUsageSchema>;
 
-export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeyWithUsageSchema) }).meta({ id: 'ApiKeyList' });
+export const ApiKeyListSchema = z
+  .object({ api_keys: z.array(ApiKeyWithUsageSchema) })
+  .meta({ id: 'ApiKeyList' });
 
 export const CreateApiKeyBody = z
   .object({

@@ -96,11 +96,7 @@ export class ApiKeysService {
     context: MessageContext,
   ): Promise<void> {
     const { key_hash } = unwrap(
-      await this.commands.send(
-        RevokeApiKey,
-        { account_id: accountId, key_id: keyId, environment },
-        context,
-      ),
+      await this.commands.send(RevokeApiKey, { account_id: accountId, key_id: keyId, environment }, context),
     );
     await this.principals.revoke(key_hash);
   }

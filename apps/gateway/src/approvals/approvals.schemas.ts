@@ -1,4 +1,9 @@
-import { AgentTransactionResource, AgentTransactionStatus, AgentTransactionView, PendingApprovalItem } from '@cts/contracts';
+import {
+  AgentTransactionResource,
+  AgentTransactionStatus,
+  AgentTransactionView,
+  PendingApprovalItem,
+} from '@cts/contracts';
 import { z } from 'zod';
 import { QueryInteger } from '../http/query.schemas';
 
@@ -33,7 +38,12 @@ export const AgentTransactionPageSchema = z
 export const ListAgentTransactionsQuery = z
   .object({
     limit: QueryInteger(1, 100, 20),
-    starting_after: z.string().min(1).max(64).optional().describe('The last transaction_id of the previous page'),
+    starting_after: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('The last transaction_id of the previous page'),
     status: AgentTransactionStatus.optional(),
   })
   .strict();

@@ -23,7 +23,11 @@ export class ApiKeyGuard implements CanActivate {
     } catch (error) {
       // Only a presented key that was refused counts against its address (not a missing one, not an
       // unavailable account-service).
-      if (error instanceof DomainError && error.code === 'unauthorized' && req.headers.authorization !== undefined) {
+      if (
+        error instanceof DomainError &&
+        error.code === 'unauthorized' &&
+        req.headers.authorization !== undefined
+      ) {
         throw await this.failures.failed(req, context.switchToHttp().getResponse<Response>(), error);
       }
       throw error;

@@ -13,8 +13,15 @@ export class BalancesController {
   constructor(private readonly commands: CommandBus) {}
 
   @Get('me/balances')
-  @ApiOperation({ summary: 'Balances: whether each asset is non-zero; amounts only with a valid client-side decryption proof' })
-  @ApiHeader({ name: 'X-Decryption-Proof', required: false, description: 'Alternative to the decryption_proof query parameter' })
+  @ApiOperation({
+    summary:
+      'Balances: whether each asset is non-zero; amounts only with a valid client-side decryption proof',
+  })
+  @ApiHeader({
+    name: 'X-Decryption-Proof',
+    required: false,
+    description: 'Alternative to the decryption_proof query parameter',
+  })
   @ApiOkResponse({ description: 'One entry per asset', standardSchema: BalancesSchema })
   @ApiErrors([403, 'kyc_required'], [422, 'decryption_proof_invalid'])
   async balances(
@@ -27,7 +34,12 @@ export class BalancesController {
     return unwrap(
       await this.commands.send(
         GetBalances,
-        { account_id, environment, include_ciphertext: query.include === 'ciphertext', decryption_proof: proof },
+        {
+          account_id,
+          environment,
+          include_ciphertext: query.include === 'ciphertext',
+          decryption_proof: proof,
+        },
         caller.context,
       ),
     );

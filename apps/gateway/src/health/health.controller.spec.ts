@@ -28,7 +28,9 @@ describe('health', () => {
       const publicPort = await request(gateway.url).get('/metrics').expect(404);
       expect(publicPort.body.error).toMatchObject({ code: 'not_found' });
       const scraped = await request(gateway.metricsUrl).get('/metrics').expect(200);
-      expect(scraped.text).toMatch(/cts_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+      expect(scraped.text).toMatch(
+        /cts_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/,
+      );
       await request(gateway.metricsUrl).get('/v1/accounts/me').expect(404);
     } finally {
       await gateway.close();

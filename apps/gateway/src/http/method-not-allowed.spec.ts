@@ -46,7 +46,9 @@ describe('unsupported methods', () => {
           expect.arrayContaining(documented.map((m) => m.toUpperCase())),
         );
       }
-      const allowed = await request(gateway.url)[documented[0] as 'get'](path).set(bearer(alice.keys.test.secret));
+      const allowed = await request(gateway.url)
+        [documented[0] as 'get'](path)
+        .set(bearer(alice.keys.test.secret));
       expect({ template, status: allowed.status }).not.toEqual({ template, status: 405 });
     }
   }, 60_000);

@@ -88,34 +88,57 @@ describe('request validation', () => {
       await gateway.close();
     });
 
-    it.each(['', '0', '0.00', '-1', '1e3', '01.5', '.5', '1.'])('refuses the amount %j with 400 invalid_request', async (amount) => {
-      const alice = seedAccount(gateway.accounts);
+    it.each(['', '0', '0.00', '-1', '1e3', '01.5', '.5', '1.'])(
+      'refuses the amount %j with 400 invalid_request',
+      async (amount) => {
+        const alice = seedAccount(gateway.accounts);
 
-      const res = await request(gateway.url)
-        .post('/v1/transfers')
-        .set(bearer(alice.keys.test.secret))
-        .send({ to: '@bob', amount })
-        .expect(400);
+        const res = await request(gateway.url)
+          .post('/v1/transfers')
+          .set(bearer(alice.keys.test.secret))
+          .send({ to: '@bob', amount })
+          .expect(400);
 
-      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'amount' });
-    });
+        expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'amount' });
+      },
+    );
 
     it.each([
       [{}, 'spend_policy.daily_limit_usdc', 'spend_policy: daily_limit_usdc is required'],
-      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: -1 }, 'spend_policy.per_transaction_limit_usdc', 'spend_policy: per_transaction_limit_usdc must not be negative'],
-      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, active_hours: '9-17' }, 'spend_policy.active_hours', 'spend_policy: active_hours must be HH:MM-HH:MM with times from 00:00 to 23:59'],
-      [{ daily_limit_usdc: 10, per_transaction_limit_usdc: 1, colour: 'red' }, 'spend_policy.colour', 'spend_policy: colour is not a known field'],
-    ])('refuses the spend_policy %j with 400 invalid_policy naming %s', async (spendPolicy, param, message) => {
-      const alice = seedAccount(gateway.accounts);
+      [
+        { daily_limit_usdc: 10, per_transaction_limit_usdc: -1 },
+        'spend_policy.per_transaction_limit_usdc',
+        'spend_policy: per_transaction_limit_usdc must not be negative',
+      ],
+      [
+        { daily_limit_usdc: 10, per_transaction_limit_usdc: 1, active_hours: '9-17' },
+        'spend_policy.active_hours',
+        'spend_policy: active_hours must be HH:MM-HH:MM with times from 00:00 to 23:59',
+      ],
+      [
+        { daily_limit_usdc: 10, per_transaction_limit_usdc: 1, colour: 'red' },
+        'spend_policy.colour',
+        'spend_policy: colour is not a known field',
+      ],
+    ])(
+      'refuses the spend_policy %j with 400 invalid_policy naming %s',
+      async (spendPolicy, param, message) => {
+        const alice = seedAccount(gateway.accounts);
 
-      const res = await request(gateway.url)
-        .post('/v1/accounts/me/agents')
-        .set(bearer(alice.keys.test.secret))
-        .send({ name: 'shopper', spend_policy: spendPolicy })
-        .expect(400);
+        const res = await request(gateway.url)
+          .post('/v1/accounts/me/agents')
+          .set(bearer(alice.keys.test.secret))
+          .send({ name: 'shopper', spend_policy: spendPolicy })
+          .expect(400);
 
-      expect(res.body.error).toEqual({ code: 'invalid_policy', param, message, request_id: expect.any(String) });
-    });
+        expect(res.body.error).toEqual({
+          code: 'invalid_policy',
+          param,
+          message,
+          request_id: expect.any(String),
+        });
+      },
+    );
 
     it('answers a bad policy patch with invalid_policy and a bad agent name with invalid_request', async () => {
       const alice = seedAccount(gateway.accounts);

@@ -70,7 +70,10 @@ function errorCodeOwner(schema: unknown, path: string[]): ErrorCodeOwner | undef
   let current: unknown = schema;
   for (let depth = 0; depth <= path.length && current !== undefined; depth += 1) {
     if (depth > 0) {
-      current = current instanceof z.ZodObject ? (current.shape as Record<string, unknown>)[path[depth - 1]] : undefined;
+      current =
+        current instanceof z.ZodObject
+          ? (current.shape as Record<string, unknown>)[path[depth - 1]]
+          : undefined;
     }
     current = unwrap(current);
     const found = current instanceof z.ZodType ? current.meta()?.['x-error-code'] : undefined;
@@ -80,13 +83,21 @@ function errorCodeOwner(schema: unknown, path: string[]): ErrorCodeOwner | undef
 }
 
 /** That schema's own error, worded from inside it: `spend_policy: daily_limit_usdc must not be negative`. */
-function ownedError(owner: ErrorCodeOwner, issue: Issue | undefined, error: DomainError, metadata: ArgumentMetadata): DomainError {
+function ownedError(
+  owner: ErrorCodeOwner,
+  issue: Issue | undefined,
+  error: DomainError,
+  metadata: ArgumentMetadata,
+): DomainError {
   const param = error.details.param;
   if (!issue || param === undefined) {
     return new DomainError(owner.code, error.message, error.details);
   }
   const prefix = metadata.type === 'param' && typeof metadata.data === 'string' ? [metadata.data] : [];
-  const inside = param.split('.').slice(prefix.length + owner.at.length).join('.');
+  const inside = param
+    .split('.')
+    .slice(prefix.length + owner.at.length)
+    .join('.');
   const unknown = issue.code === 'unrecognized_keys';
   const text = unknown ? `${inside} is not a known field` : `${inside} ${issue.message}`;
   const message = owner.at.length > 0 ? `${owner.at.join('.')}: ${text}` : text;
@@ -95,7 +106,11 @@ function ownedError(owner: ErrorCodeOwner, issue: Issue | undefined, error: Doma
 
 function unwrap(schema: unknown): unknown {
   let current = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodNullable ||
+    current instanceof z.ZodDefault
+  ) {
     current = current.unwrap();
   }
   return current;

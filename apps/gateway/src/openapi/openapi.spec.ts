@@ -22,17 +22,30 @@ describe('OpenAPI document', () => {
   it('names every parameter and answers every error status in the Error shape', async () => {
     const document = (await createOpenApiDocument()) as OpenAPIV3.Document;
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item ?? {}).map(([method, operation]) => ({ path, method, operation: operation as OpenAPIV3.OperationObject })),
+      Object.entries(item ?? {}).map(([method, operation]) => ({
+        path,
+        method,
+        operation: operation as OpenAPIV3.OperationObject,
+      })),
     );
 
     expect(operations.length).toBeGreaterThan(20);
     for (const { path, method, operation } of operations) {
       const parameters = (operation.parameters ?? []) as OpenAPIV3.ParameterObject[];
       for (const parameter of parameters) {
-        expect({ path, method, name: parameter.name }).toEqual({ path, method, name: expect.stringMatching(/^[\w-]+$/) });
+        expect({ path, method, name: parameter.name }).toEqual({
+          path,
+          method,
+          name: expect.stringMatching(/^[\w-]+$/),
+        });
       }
       const pathNames = [...path.matchAll(/{(\w+)}/g)].map((match) => match[1]);
-      expect(parameters.filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual(pathNames.sort());
+      expect(
+        parameters
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+      ).toEqual(pathNames.sort());
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) >= 400) {
           expect({ path, method, status, content: (response as OpenAPIV3.ResponseObject).content }).toEqual({
@@ -53,7 +66,18 @@ describe('OpenAPI document', () => {
     const policy = schemas.SpendPolicyInput as OpenAPIV3.SchemaObject;
 
     expect(transfer.required).toEqual(['to', 'amount']);
-    for (const [value, valid] of [['12.5', true], ['1', true], ['0.000001', true], ['', false], ['0', false], ['0.0', false], ['01', false], ['-1', false], ['1e3', false], ['.5', false]] as const) {
+    for (const [value, valid] of [
+      ['12.5', true],
+      ['1', true],
+      ['0.000001', true],
+      ['', false],
+      ['0', false],
+      ['0.0', false],
+      ['01', false],
+      ['-1', false],
+      ['1e3', false],
+      ['.5', false],
+    ] as const) {
       expect([value, new RegExp(amount.pattern ?? '$^').test(value)]).toEqual([value, valid]);
     }
     expect(policy).toMatchObject({
@@ -61,7 +85,11 @@ describe('OpenAPI document', () => {
       additionalProperties: false,
       'x-error-code': 'invalid_policy',
     });
-    expect(policy.properties?.approval_window_minutes).toMatchObject({ type: 'integer', minimum: 1, maximum: 10_080 });
+    expect(policy.properties?.approval_window_minutes).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 10_080,
+    });
   });
 
   it('documents every route of the gateway with its security and error shape', async () => {

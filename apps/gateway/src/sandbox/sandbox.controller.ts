@@ -16,7 +16,12 @@ const FundBody = z
 type FundBody = z.infer<typeof FundBody>;
 
 const FundedSchema = z
-  .object({ asset: AssetCode, status: z.literal('confirmed'), chain_signature: z.string(), funded_at: z.iso.datetime() })
+  .object({
+    asset: AssetCode,
+    status: z.literal('confirmed'),
+    chain_signature: z.string(),
+    funded_at: z.iso.datetime(),
+  })
   .meta({ id: 'SandboxFunding' });
 
 @V1Controller('sandbox', 'sandbox')
@@ -37,6 +42,12 @@ export class SandboxController {
       throw new DomainError('test_mode_only', 'Funding is only available with a svc_test_ key');
     }
     const sealed_amount = this.sealer.sealAmount(account_id, body.amount, body.asset);
-    return unwrap(await this.commands.send(FundTestAccount, { account_id, environment, asset: body.asset, sealed_amount }, caller.context));
+    return unwrap(
+      await this.commands.send(
+        FundTestAccount,
+        { account_id, environment, asset: body.asset, sealed_amount },
+        caller.context,
+      ),
+    );
   }
 }

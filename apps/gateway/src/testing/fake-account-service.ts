@@ -32,7 +32,6 @@ interface StoredKey {
   hash: string;
 }
 
-
 /**
  * An in-memory account-service on an in-process bus, for the gateway's tests: real envelopes and
  * contracts, plus hooks to hold a reply (concurrency) or fail the next call of a topic.
@@ -126,7 +125,11 @@ export class FakeAccountService extends FakeService {
     return ok(updated);
   }
 
-  private revoke(accountId: string, keyId: string, environment: string): Result<ResponseOf<typeof RevokeApiKey>> {
+  private revoke(
+    accountId: string,
+    keyId: string,
+    environment: string,
+  ): Result<ResponseOf<typeof RevokeApiKey>> {
     const stored = this.keys.get(keyId);
     if (!stored || stored.accountId !== accountId || stored.key.environment !== environment) {
       return fail('api_key_not_found', 'No such API key');

@@ -51,7 +51,12 @@ export abstract class FakeService {
       const result = failure ? { ok: false as const, error: failure } : handler(envelope.payload, envelope);
       // Answered now, delivered later: what a slow network does to a reply.
       await this.holds.get(contract.topic);
-      const reply = createEnvelope(`${contract.topic}.reply`, contract.version, result, contextFrom(envelope));
+      const reply = createEnvelope(
+        `${contract.topic}.reply`,
+        contract.version,
+        result,
+        contextFrom(envelope),
+      );
       this.replies.push(reply);
       return reply;
     });

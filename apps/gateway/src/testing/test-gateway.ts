@@ -105,7 +105,10 @@ export function seedAccount(
     kyc_status: options.kyc ?? 'verified',
     created_at: new Date().toISOString(),
   });
-  return { accountId, keys: { test: seedKey(accounts, accountId, 'test'), live: seedKey(accounts, accountId, 'live') } };
+  return {
+    accountId,
+    keys: { test: seedKey(accounts, accountId, 'test'), live: seedKey(accounts, accountId, 'live') },
+  };
 }
 
 /** One more key of `accountId`, stored as the gateway would have it stored. */

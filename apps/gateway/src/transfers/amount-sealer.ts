@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { amountSealingContext, ASSET_DECIMALS, type AssetCode, DomainError, memoSealingContext } from '@cts/contracts';
+import {
+  amountSealingContext,
+  ASSET_DECIMALS,
+  type AssetCode,
+  DomainError,
+  memoSealingContext,
+} from '@cts/contracts';
 import { parseAmount, parseSealingKey, seal, sealAmount, type SealingKey, utf8Encode } from '@cts/crypto';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings';
 
@@ -24,7 +30,10 @@ export class AmountSealer {
     const decimals = ASSET_DECIMALS[asset];
     const parsed = parseAmount(amount, decimals);
     if (!parsed.ok) {
-      const detail = parsed.reason === 'too_many_decimals' ? `has more than ${decimals} decimals (${asset})` : AMOUNT_PROBLEMS[parsed.reason];
+      const detail =
+        parsed.reason === 'too_many_decimals'
+          ? `has more than ${decimals} decimals (${asset})`
+          : AMOUNT_PROBLEMS[parsed.reason];
       throw new DomainError('invalid_request', `amount ${detail}`, { param: 'amount' });
     }
     return sealAmount(this.sealingKey(), parsed.value, amountSealingContext(accountId));

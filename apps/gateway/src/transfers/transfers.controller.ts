@@ -30,7 +30,10 @@ export class TransfersController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a transfer: confidential by default; settles within the request' })
   @ApiOkResponse({ description: 'The transfer (no amount)', standardSchema: CreatedTransferSchema })
-  @ApiAcceptedResponse({ description: 'An agent transfer held for human approval', standardSchema: HeldTransactionSchema })
+  @ApiAcceptedResponse({
+    description: 'An agent transfer held for human approval',
+    standardSchema: HeldTransactionSchema,
+  })
   @ApiErrors(
     [402, 'insufficient_balance'],
     [403, 'kyc_required, policy_violation'],
@@ -74,20 +77,38 @@ export class TransfersController {
   @ApiOperation({ summary: 'One transfer the caller sent or received' })
   @ApiOkResponse({ description: 'The transfer', standardSchema: TransferSchema })
   @ApiErrors([404, 'transfer_not_found'])
-  async get(@CurrentCaller() caller: Caller, @Param('transfer_id', { schema: TransferIdParam }) transferId: string) {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('transfer_id', { schema: TransferIdParam }) transferId: string,
+  ) {
     const { account_id, environment } = caller.principal;
-    return unwrap(await this.commands.send(GetTransfer, { account_id, environment, transfer_id: transferId }, caller.context));
+    return unwrap(
+      await this.commands.send(
+        GetTransfer,
+        { account_id, environment, transfer_id: transferId },
+        caller.context,
+      ),
+    );
   }
 
   @Get()
   @ApiOperation({ summary: "The caller's transfers in the key's environment, newest first" })
   @ApiOkResponse({ description: 'A page of transfers', standardSchema: TransferListSchema })
-  async list(@CurrentCaller() caller: Caller, @Query({ schema: ListTransfersQuery }) query: ListTransfersQuery) {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query({ schema: ListTransfersQuery }) query: ListTransfersQuery,
+  ) {
     const { account_id, environment } = caller.principal;
     const window = {
       from: query.from === undefined ? undefined : new Date(query.from).toISOString(),
       to: query.to === undefined ? undefined : new Date(query.to).toISOString(),
     };
-    return unwrap(await this.commands.send(ListTransfers, { account_id, environment, ...query, ...window }, caller.context));
+    return unwrap(
+      await this.commands.send(
+        ListTransfers,
+        { account_id, environment, ...query, ...window },
+        caller.context,
+      ),
+    );
   }
 }

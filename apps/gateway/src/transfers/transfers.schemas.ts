@@ -10,7 +10,12 @@ const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 export const CreateTransferBody = z
   .object({
-    to: z.string().trim().min(1).max(256).describe('Recipient `@handle`, agent handle, verified domain or on-chain address'),
+    to: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256)
+      .describe('Recipient `@handle`, agent handle, verified domain or on-chain address'),
     amount: z
       .string()
       .max(40)
@@ -24,7 +29,9 @@ export const CreateTransferBody = z
       .max(MEMO_MAX_BYTES)
       .refine((memo) => utf8Bytes(memo) <= MEMO_MAX_BYTES, `must be at most ${MEMO_MAX_BYTES} bytes of UTF-8`)
       .optional()
-      .describe(`At most ${MEMO_MAX_BYTES} bytes of UTF-8. Encrypted for sender and recipient; the service stores only ciphertext`),
+      .describe(
+        `At most ${MEMO_MAX_BYTES} bytes of UTF-8. Encrypted for sender and recipient; the service stores only ciphertext`,
+      ),
   })
   .strict()
   .meta({ id: 'CreateTransferRequest' });
@@ -32,7 +39,8 @@ export type CreateTransferBody = z.infer<typeof CreateTransferBody>;
 
 export const TransferSchema = TransferResource.meta({
   id: 'Transfer',
-  description: 'A transfer as the caller sees it. Never an amount: `encrypted_amount` opens only with the caller’s decryption_key (SDK decryptAmount).',
+  description:
+    'A transfer as the caller sees it. Never an amount: `encrypted_amount` opens only with the caller’s decryption_key (SDK decryptAmount).',
 });
 
 export const CreatedTransferSchema = TransferResource.omit({ from: true, confirmed_at: true }).meta({
@@ -42,11 +50,17 @@ export const CreatedTransferSchema = TransferResource.omit({ from: true, confirm
 
 export const HeldTransactionSchema = HeldTransaction.meta({
   id: 'HeldAgentTransaction',
-  description: 'An agent transfer above its human-in-the-loop threshold: held for approval, nothing moved (HTTP 202)',
+  description:
+    'An agent transfer above its human-in-the-loop threshold: held for approval, nothing moved (HTTP 202)',
 });
 
 export const TransferListSchema = z
-  .object({ transfers: z.array(TransferSchema), limit: z.number(), offset: z.number(), has_more: z.boolean() })
+  .object({
+    transfers: z.array(TransferSchema),
+    limit: z.number(),
+    offset: z.number(),
+    has_more: z.boolean(),
+  })
   .meta({ id: 'TransferList' });
 
 export const ListTransfersQuery = z

@@ -27,8 +27,8 @@ describe('OpenAPI document of the webhook routes', () => {
     expect(paths['/v1/webhooks/{webhook_id}/test']?.post?.responses).toHaveProperty('202');
     expect(paths['/v1/events']?.get?.parameters).toEqual(
       expect.arrayContaining(
-        ['limit', 'starting_after', 'type', 'created_after', 'created_before'].map(
-          (name): unknown => expect.objectContaining({ name, in: 'query' }),
+        ['limit', 'starting_after', 'type', 'created_after', 'created_before'].map((name): unknown =>
+          expect.objectContaining({ name, in: 'query' }),
         ),
       ),
     );

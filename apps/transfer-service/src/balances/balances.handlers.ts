@@ -14,7 +14,13 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { decodeBase64, encodeBase64, formatAmount, parseDecryptionProofParam, verifyDecryptionProof } from '@cts/crypto';
+import {
+  decodeBase64,
+  encodeBase64,
+  formatAmount,
+  parseDecryptionProofParam,
+  verifyDecryptionProof,
+} from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { type ConfidentialAccountView, type LedgerPort } from '@cts/ledger';
 import { CommandBus, OnCommand } from '@cts/messaging';
@@ -55,7 +61,10 @@ export class BalancesHandlers {
     }
     const proofs = decryption_proof === null ? null : parseDecryptionProofParam(decryption_proof, decimalsOf);
     if (proofs && !proofs.ok) {
-      return fail('decryption_proof_invalid', proofs.error.message, { param: 'decryption_proof', reason: proofs.error.reason });
+      return fail('decryption_proof_invalid', proofs.error.message, {
+        param: 'decryption_proof',
+        reason: proofs.error.reason,
+      });
     }
     const ledger = await this.ledgers.of(environment);
     const { ownerAddress, elgamalPubkey } = await this.custody.publicKeys(account_id, environment);
@@ -66,7 +75,11 @@ export class BalancesHandlers {
       const view = await this.currentView(ledger, account_id, environment, ownerAddress, asset);
       const entry: BalanceEntry = {
         asset,
-        has_balance: await this.custody.hasNonZeroBalance(account_id, environment, view.decryptableAvailableBalance),
+        has_balance: await this.custody.hasNonZeroBalance(
+          account_id,
+          environment,
+          view.decryptableAvailableBalance,
+        ),
       };
       if (include_ciphertext) {
         entry.ciphertext = encodeBase64(view.availableBalanceCiphertext);
@@ -74,19 +87,34 @@ export class BalancesHandlers {
       }
       const proof = proofs?.ok ? proofs.entries.find((candidate) => candidate.asset === asset) : undefined;
       if (proof) {
-        const claim = { elgamalPubkey: pubkey, availableBalanceCiphertext: view.availableBalanceCiphertext, amount: proof.amount, proof: proof.proof };
+        const claim = {
+          elgamalPubkey: pubkey,
+          availableBalanceCiphertext: view.availableBalanceCiphertext,
+          amount: proof.amount,
+          proof: proof.proof,
+        };
         // An account that never held the asset has the all-zero ciphertext: it encrypts 0 under any key.
-        const valid = isNeverFunded(view.availableBalanceCiphertext) ? proof.amount === 0n : verifyDecryptionProof(claim);
+        const valid = isNeverFunded(view.availableBalanceCiphertext)
+          ? proof.amount === 0n
+          : verifyDecryptionProof(claim);
         if (!valid) {
-          return fail('decryption_proof_invalid', `The ${asset} proof does not match the balance ciphertext`, { param: 'decryption_proof' });
+          return fail(
+            'decryption_proof_invalid',
+            `The ${asset} proof does not match the balance ciphertext`,
+            { param: 'decryption_proof' },
+          );
         }
         entry.amount = formatAmount(proof.amount, ASSET_DECIMALS[asset]);
       }
       balances.push(entry);
     }
-    const unknown = proofs?.ok ? proofs.entries.find((entry) => !balances.some((b) => b.asset === entry.asset)) : undefined;
+    const unknown = proofs?.ok
+      ? proofs.entries.find((entry) => !balances.some((b) => b.asset === entry.asset))
+      : undefined;
     if (unknown) {
-      return fail('decryption_proof_invalid', `No ${unknown.asset} balance on this ledger`, { param: 'decryption_proof' });
+      return fail('decryption_proof_invalid', `No ${unknown.asset} balance on this ledger`, {
+        param: 'decryption_proof',
+      });
     }
     return ok({ balances });
   }

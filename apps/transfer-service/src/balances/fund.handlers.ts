@@ -32,7 +32,9 @@ export class FundHandlers {
   ) {}
 
   @OnCommand(FundTestAccount)
-  async fund(message: Envelope<RequestOf<typeof FundTestAccount>>): Promise<Result<ResponseOf<typeof FundTestAccount>>> {
+  async fund(
+    message: Envelope<RequestOf<typeof FundTestAccount>>,
+  ): Promise<Result<ResponseOf<typeof FundTestAccount>>> {
     const { account_id, environment, asset, sealed_amount } = message.payload;
     if (environment !== 'test') {
       return fail('test_mode_only', 'Funding is only available with a test key');
@@ -52,7 +54,12 @@ export class FundHandlers {
       const { signature } = await this.locks.run(accountLockKey(account_id, environment, asset), () =>
         this.custody.withKeys(account_id, environment, (keys) => ledger.fundTestAccount(keys, asset, amount)),
       );
-      return ok({ asset, status: 'confirmed' as const, chain_signature: signature, funded_at: new Date().toISOString() });
+      return ok({
+        asset,
+        status: 'confirmed' as const,
+        chain_signature: signature,
+        funded_at: new Date().toISOString(),
+      });
     });
     return value;
   }

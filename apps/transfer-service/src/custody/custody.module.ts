@@ -55,4 +55,3 @@ export class TypeOrmCustodyKeyRepository implements CustodyKeyRepository {
   exports: [Custody],
 })
 export class CustodyModule {}
-

@@ -17,7 +17,13 @@ export class KeyTotals {
   ) {}
 
   /** Inside the confirming transaction; the row lock keeps concurrent confirmations exact. */
-  async add(tx: Transaction, accountId: string, environment: Environment, keyId: string, amount: bigint): Promise<void> {
+  async add(
+    tx: Transaction,
+    accountId: string,
+    environment: Environment,
+    keyId: string,
+    amount: bigint,
+  ): Promise<void> {
     // The upsert both creates the row on the key's first transfer and locks it (ON CONFLICT DO UPDATE).
     const [row] = await tx.manager.query<{ encrypted_usdc_total: string }[]>(
       `INSERT INTO "transfers"."api_key_totals" ("key_id", "account_id", "encrypted_usdc_total", "updated_at")
@@ -28,7 +34,11 @@ export class KeyTotals {
     );
     const current = row?.encrypted_usdc_total || undefined;
     const total = await this.custody.addToEncryptedTotal(accountId, environment, current, amount);
-    await tx.manager.update(ApiKeyTotalEntity, { keyId }, { encryptedUsdcTotal: total, updatedAt: new Date() });
+    await tx.manager.update(
+      ApiKeyTotalEntity,
+      { keyId },
+      { encryptedUsdcTotal: total, updatedAt: new Date() },
+    );
   }
 
   async forAccount(accountId: string): Promise<{ key_id: string; encrypted_usdc_total: string }[]> {

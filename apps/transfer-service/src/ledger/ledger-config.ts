@@ -22,9 +22,13 @@ export function ledgerTargetOf(config: AppConfig, environment: Environment): Led
     return { kind: 'local-server', url, stateDir };
   }
   const seedVariable = `LEDGER_FEE_PAYER_KEY_${environment.toUpperCase()}`;
-  const seed = decodeBase64((environment === 'test' ? config.LEDGER_FEE_PAYER_KEY_TEST : config.LEDGER_FEE_PAYER_KEY_LIVE) ?? '');
+  const seed = decodeBase64(
+    (environment === 'test' ? config.LEDGER_FEE_PAYER_KEY_TEST : config.LEDGER_FEE_PAYER_KEY_LIVE) ?? '',
+  );
   if (seed?.length !== 32) {
-    throw new Error(`${seedVariable} must be a base64 32-byte seed when LEDGER_ASSETS_${environment.toUpperCase()} is set`);
+    throw new Error(
+      `${seedVariable} must be a base64 32-byte seed when LEDGER_ASSETS_${environment.toUpperCase()} is set`,
+    );
   }
   return { kind: 'cluster', url, assets: parseAssetRegistry(assets), feePayerSeed: seed };
 }

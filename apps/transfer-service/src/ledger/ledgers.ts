@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
 import {
   connectInProcess,
@@ -73,7 +79,10 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
         return new SolanaRpcLedger({ ...connectInProcess(runtime), proofPool });
       }
       case 'local-server':
-        return new SolanaRpcLedger({ ...connectOverHttp(target.url, target.stateDir, environment), proofPool });
+        return new SolanaRpcLedger({
+          ...connectOverHttp(target.url, target.stateDir, environment),
+          proofPool,
+        });
       case 'cluster': {
         const ledger = new SolanaRpcLedger({
           rpc: createSolanaRpc(target.url),

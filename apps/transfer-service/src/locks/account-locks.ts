@@ -38,7 +38,9 @@ export class AccountLocks {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      const rows = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [key])) as { locked: boolean }[];
+      const rows = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [
+        key,
+      ])) as { locked: boolean }[];
       if (!rows[0]?.locked) {
         return undefined;
       }

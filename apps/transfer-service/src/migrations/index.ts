@@ -3,4 +3,8 @@ import { CreateTransfers1763800000000 } from './1763800000000-create-transfers';
 import { NamespacedIdempotencyKeys1764500000000 } from './1764500000000-namespaced-idempotency-keys';
 
 /** In order of application. A new migration is appended here. */
-export const migrations = [CreateTransfersSchema1763700000000, CreateTransfers1763800000000, NamespacedIdempotencyKeys1764500000000];
+export const migrations = [
+  CreateTransfersSchema1763700000000,
+  CreateTransfers1763800000000,
+  NamespacedIdempotencyKeys1764500000000,
+];

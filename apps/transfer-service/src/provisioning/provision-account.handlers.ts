@@ -39,17 +39,25 @@ export class ProvisionAccountHandlers {
     const { account_id, recipient_key } = message.payload;
     const recipientKey = decodeBase64(recipient_key);
     if (recipientKey?.length !== 32) {
-      return fail('invalid_request', 'recipient_key must be a 32-byte ElGamal public key', { param: 'recipient_key' });
+      return fail('invalid_request', 'recipient_key must be a 32-byte ElGamal public key', {
+        param: 'recipient_key',
+      });
     }
     const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
-      const custody = new Custody(new TransactionalKeys(tx), parseSealingKey(this.runtime.secrets.custodyMasterKey, 'CUSTODY_MASTER_KEY'));
+      const custody = new Custody(
+        new TransactionalKeys(tx),
+        parseSealingKey(this.runtime.secrets.custodyMasterKey, 'CUSTODY_MASTER_KEY'),
+      );
       const provisioned = await custody.provisionAccount(account_id, ENVIRONMENTS);
       const { test, live } = provisioned.publicKeys;
       if (!test || !live) {
         throw new Error('custody did not provision every environment');
       }
       const addresses = { test: test.ownerAddress, live: live.ownerAddress };
-      return ok({ addresses, encrypted_decryption_key: encryptMemoFor(recipientKey, provisioned.decryptionKey) });
+      return ok({
+        addresses,
+        encrypted_decryption_key: encryptMemoFor(recipientKey, provisioned.decryptionKey),
+      });
     });
     if (value.ok) {
       for (const environment of ENVIRONMENTS) {

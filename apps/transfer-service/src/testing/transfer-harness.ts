@@ -132,7 +132,11 @@ export class TransferHarness {
   /** An amount in base units, sealed as the gateway seals it for this sender. */
   /** A memo sealed as the gateway seals it for `accountId`. */
   sealMemo(accountId: string, memo: string): string {
-    return seal(parseSealingKey(this.service.runtime.secrets.dataSealingKey), utf8Encode(memo), memoSealingContext(accountId));
+    return seal(
+      parseSealingKey(this.service.runtime.secrets.dataSealingKey),
+      utf8Encode(memo),
+      memoSealingContext(accountId),
+    );
   }
 
   seal(accountId: string, amount: bigint): string {

@@ -88,7 +88,9 @@ describe('transfer-service: the agent gate', () => {
 
   it('refuses a memo over its byte limit before anything is reserved (400 CJK-sized, not a 500 after)', async () => {
     const evaluations = harness.peers.policies.evaluations.length;
-    const result = await harness.send(agent, shop.handle, USDC, { sealed_memo: harness.sealMemo(agent.account_id, '漢'.repeat(400)) });
+    const result = await harness.send(agent, shop.handle, USDC, {
+      sealed_memo: harness.sealMemo(agent.account_id, '漢'.repeat(400)),
+    });
 
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_request', param: 'memo' } });
     expect(harness.peers.policies.evaluations).toHaveLength(evaluations);

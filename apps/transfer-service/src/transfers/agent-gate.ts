@@ -49,8 +49,12 @@ export class AgentGate {
     if (sender.type !== 'agent') {
       return { kind: 'proceed', transferId: request.approved_transfer_id ?? newId('tr') };
     }
-    const { value } = await this.unitOfWork.once(message, `${this.consumer}:agent-gate`, () => this.decide(message, sender, amount));
-    return value.outcome === 'proceed' ? { kind: 'proceed', transferId: value.transferId } : { kind: 'stop', result: value.result };
+    const { value } = await this.unitOfWork.once(message, `${this.consumer}:agent-gate`, () =>
+      this.decide(message, sender, amount),
+    );
+    return value.outcome === 'proceed'
+      ? { kind: 'proceed', transferId: value.transferId }
+      : { kind: 'stop', result: value.result };
   }
 
   /** An agent's transfer that will not settle gives its reservation back (idempotent on the other side). */
@@ -69,7 +73,11 @@ export class AgentGate {
   }
 
   private async releaseReservation(transferId: string, context: MessageContext): Promise<void> {
-    const released = await this.commands.send(ReleaseSpendReservation, { reservation_id: transferId }, context);
+    const released = await this.commands.send(
+      ReleaseSpendReservation,
+      { reservation_id: transferId },
+      context,
+    );
     if (!released.ok) {
       this.logger.warn(`could not release the spend reservation of ${transferId}: ${released.error.code}`);
     }
@@ -113,7 +121,11 @@ export class AgentGate {
         api_key_id: request.api_key_id,
         reservation_id: transferId,
         approval_window_minutes: decision.approval_window_minutes,
-        owner_encrypted_amount: await this.custody.encryptAmountFor(decision.owner.account_id, request.environment, amount),
+        owner_encrypted_amount: await this.custody.encryptAmountFor(
+          decision.owner.account_id,
+          request.environment,
+          amount,
+        ),
         requested_at: message.occurred_at,
       },
       context,

@@ -13,7 +13,15 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { decodeBase64, encryptMemoFor, MEMO_MAX_BYTES, unseal, unsealAmount, utf8Decode, type SealingKey } from '@cts/crypto';
+import {
+  decodeBase64,
+  encryptMemoFor,
+  MEMO_MAX_BYTES,
+  unseal,
+  unsealAmount,
+  utf8Decode,
+  type SealingKey,
+} from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { MAX_CONFIDENTIAL_AMOUNT } from '@cts/ledger';
 import { CommandBus, OnCommand } from '@cts/messaging';
@@ -21,7 +29,12 @@ import { isUniqueViolation } from '@cts/persistence';
 import { address } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
 import { kycAllowsMoney, type TransferRecord, toTransferResource } from './transfer.domain';
-import { checkAmount, needsConfidentialRecipientCheck, recipientReadinessRefusal, selfSendRefusal } from './transfer-rules.domain';
+import {
+  checkAmount,
+  needsConfidentialRecipientCheck,
+  recipientReadinessRefusal,
+  selfSendRefusal,
+} from './transfer-rules.domain';
 import { AgentGate } from './agent-gate';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
@@ -54,7 +67,12 @@ export class CreateTransferHandlers {
       return checked;
     }
     const amount = checked.value;
-    const existing = await this.transfers.findExisting(message.id, request.account_id, request.environment, request.idempotency_key);
+    const existing = await this.transfers.findExisting(
+      message.id,
+      request.account_id,
+      request.environment,
+      request.idempotency_key,
+    );
     if (existing) {
       return this.answer(await this.reconciler.settleNow(existing, message), request.account_id);
     }
@@ -96,7 +114,12 @@ export class CreateTransferHandlers {
     } catch (error) {
       if (isUniqueViolation(error)) {
         // The same Idempotency-Key raced in on another replica: answer with the first transfer.
-        const first = await this.transfers.findExisting(message.id, request.account_id, request.environment, request.idempotency_key);
+        const first = await this.transfers.findExisting(
+          message.id,
+          request.account_id,
+          request.environment,
+          request.idempotency_key,
+        );
         if (first) {
           return this.answer(await this.reconciler.settleNow(first, message), request.account_id);
         }
@@ -110,7 +133,9 @@ export class CreateTransferHandlers {
   }
 
   /** The memo as the sender wrote it, refused (before any reservation) when encryption would refuse it. */
-  private openMemo(request: Request): { ok: true; value: string | null } | { ok: false; result: Result<never> } {
+  private openMemo(
+    request: Request,
+  ): { ok: true; value: string | null } | { ok: false; result: Result<never> } {
     if (request.sealed_memo === null) {
       return { ok: true, value: null };
     }
@@ -121,7 +146,12 @@ export class CreateTransferHandlers {
       return { ok: false, result: fail('invalid_request', 'memo could not be read', { param: 'memo' }) };
     }
     if (Buffer.byteLength(memo, 'utf8') > MEMO_MAX_BYTES) {
-      return { ok: false, result: fail('invalid_request', `memo must be at most ${MEMO_MAX_BYTES} bytes of UTF-8`, { param: 'memo' }) };
+      return {
+        ok: false,
+        result: fail('invalid_request', `memo must be at most ${MEMO_MAX_BYTES} bytes of UTF-8`, {
+          param: 'memo',
+        }),
+      };
     }
     return { ok: true, value: memo };
   }
@@ -154,7 +184,13 @@ export class CreateTransferHandlers {
     return null;
   }
 
-  private async draft(message: Envelope<Request>, { sender, recipient }: Resolved, transferId: string, amount: bigint, memo: string | null): Promise<TransferRecord> {
+  private async draft(
+    message: Envelope<Request>,
+    { sender, recipient }: Resolved,
+    transferId: string,
+    amount: bigint,
+    memo: string | null,
+  ): Promise<TransferRecord> {
     const request = message.payload;
     const now = new Date();
     const recipientAccount: AccountParty | null = recipient.kind === 'account' ? recipient : null;
@@ -164,7 +200,12 @@ export class CreateTransferHandlers {
       commandId: message.id,
       idempotencyKey: request.idempotency_key,
       apiKeyId: request.api_key_id,
-      sender: { account_id: sender.account_id, handle: sender.handle, address: sender.address, owner: sender.owner },
+      sender: {
+        account_id: sender.account_id,
+        handle: sender.handle,
+        address: sender.address,
+        owner: sender.owner,
+      },
       recipient: {
         account_id: recipientAccount?.account_id ?? null,
         handle: recipientAccount?.handle ?? null,
@@ -176,13 +217,20 @@ export class CreateTransferHandlers {
       confidential: request.confidential,
       status: 'pending',
       sealedAmount: request.sealed_amount,
-      senderEncryptedAmount: await this.custody.encryptAmountFor(sender.account_id, request.environment, amount),
+      senderEncryptedAmount: await this.custody.encryptAmountFor(
+        sender.account_id,
+        request.environment,
+        amount,
+      ),
       recipientEncryptedAmount: recipientAccount
         ? await this.custody.encryptAmountFor(recipientAccount.account_id, request.environment, amount)
         : null,
-      senderEncryptedMemo: memo === null ? null : encryptMemoFor(await this.elgamalKeyOf(sender.account_id, request), memo),
+      senderEncryptedMemo:
+        memo === null ? null : encryptMemoFor(await this.elgamalKeyOf(sender.account_id, request), memo),
       recipientEncryptedMemo:
-        memo === null || !recipientAccount ? null : encryptMemoFor(await this.elgamalKeyOf(recipientAccount.account_id, request), memo),
+        memo === null || !recipientAccount
+          ? null
+          : encryptMemoFor(await this.elgamalKeyOf(recipientAccount.account_id, request), memo),
       chainSignature: null,
       failureReason: null,
       createdAt: now,

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { amountSealingContext, type EnvelopeMeta, contextFrom, type MessageContext } from '@cts/contracts';
 import { type SealingKey, unsealAmount } from '@cts/crypto';
 import { RUNTIME, type Runtime } from '@cts/platform';
@@ -51,7 +57,9 @@ export class Reconciler implements OnApplicationBootstrap, OnModuleDestroy {
         await this.locks.tryRun(lockOf(transfer), () => this.reconcile(transfer, reconcileContext(transfer)));
       }
     } catch (error) {
-      this.logger.error(`reconciliation sweep failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error(
+        `reconciliation sweep failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -69,7 +77,9 @@ export class Reconciler implements OnApplicationBootstrap, OnModuleDestroy {
       return current;
     }
     const ledger = await this.ledgers.of(current.environment);
-    const ledgerSays = current.chainSignature ? await ledger.confirmSignature(current.chainSignature as Signature) : 'unknown';
+    const ledgerSays = current.chainSignature
+      ? await ledger.confirmSignature(current.chainSignature as Signature)
+      : 'unknown';
     const outcome = reconcileOutcome(
       current.chainSignature,
       ledgerSays,
@@ -79,14 +89,24 @@ export class Reconciler implements OnApplicationBootstrap, OnModuleDestroy {
     if (outcome === 'wait') {
       return current;
     }
-    const amount = unsealAmount(this.dataKey, current.sealedAmount, amountSealingContext(current.sender.account_id));
+    const amount = unsealAmount(
+      this.dataKey,
+      current.sealedAmount,
+      amountSealingContext(current.sender.account_id),
+    );
     this.logger.log(`reconciled ${current.id}: ${outcome.status}`);
     return this.settlement.finish(current, outcome, amount, context);
   }
 }
 
-const lockOf = (transfer: TransferRecord) => accountLockKey(transfer.sender.account_id, transfer.environment, transfer.asset);
+const lockOf = (transfer: TransferRecord) =>
+  accountLockKey(transfer.sender.account_id, transfer.environment, transfer.asset);
 
 function reconcileContext(transfer: TransferRecord): MessageContext {
-  return { correlationId: `reconcile_${transfer.id}`, causationId: null, environment: transfer.environment, accountId: transfer.sender.account_id };
+  return {
+    correlationId: `reconcile_${transfer.id}`,
+    causationId: null,
+    environment: transfer.environment,
+    accountId: transfer.sender.account_id,
+  };
 }

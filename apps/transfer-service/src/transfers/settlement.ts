@@ -50,10 +50,17 @@ export class Settlement {
       }
       await this.unitOfWork.run(async (tx) => {
         await this.transfers.insert(draft, tx.manager);
-        await tx.emit(TransferInitiated, draft.id, toTransferEvent(draft, publicAmountOf(draft, amount)), context);
+        await tx.emit(
+          TransferInitiated,
+          draft.id,
+          toTransferEvent(draft, publicAmountOf(draft, amount)),
+          context,
+        );
       });
-      const transfer = await inSpan('ledger.settle', { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } }, () =>
-        this.submit(ledger, draft, amount, context),
+      const transfer = await inSpan(
+        'ledger.settle',
+        { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } },
+        () => this.submit(ledger, draft, amount, context),
       );
       timer({ outcome: transfer.status });
       return { kind: 'settled', transfer };
@@ -63,21 +70,39 @@ export class Settlement {
   /** Finishes a pending transfer after a crash or a redelivery; `wait` leaves it for later. */
   async finish(
     transfer: TransferRecord,
-    outcome: { status: 'confirmed'; signature: string } | { status: 'failed'; reason: string; signature: string | null },
+    outcome:
+      | { status: 'confirmed'; signature: string }
+      | { status: 'failed'; reason: string; signature: string | null },
     amount: bigint,
     context: MessageContext,
   ): Promise<TransferRecord> {
     const finished = await this.unitOfWork.run(async (tx) => {
       const changes =
         outcome.status === 'confirmed'
-          ? { status: 'confirmed' as const, chainSignature: outcome.signature, failureReason: null, confirmedAt: new Date() }
-          : { status: 'failed' as const, chainSignature: outcome.signature, failureReason: outcome.reason, confirmedAt: null };
+          ? {
+              status: 'confirmed' as const,
+              chainSignature: outcome.signature,
+              failureReason: null,
+              confirmedAt: new Date(),
+            }
+          : {
+              status: 'failed' as const,
+              chainSignature: outcome.signature,
+              failureReason: outcome.reason,
+              confirmedAt: null,
+            };
       const updated = await this.transfers.finishPending(transfer, changes, tx.manager);
       if (updated === null) {
         return (await this.transfers.findById(transfer.id, tx.manager)) ?? transfer;
       }
       if (updated.status === 'confirmed' && updated.apiKeyId !== null && updated.asset === 'USDC') {
-        await this.keyTotals.add(tx, updated.sender.account_id, updated.environment, updated.apiKeyId, amount);
+        await this.keyTotals.add(
+          tx,
+          updated.sender.account_id,
+          updated.environment,
+          updated.apiKeyId,
+          amount,
+        );
       }
       const event = updated.status === 'confirmed' ? TransferConfirmed : TransferFailed;
       await tx.emit(event, updated.id, toTransferEvent(updated, publicAmountOf(updated, amount)), context);
@@ -89,27 +114,45 @@ export class Settlement {
     return finished;
   }
 
-  private async submit(ledger: LedgerPort, draft: TransferRecord, amount: bigint, context: MessageContext): Promise<TransferRecord> {
+  private async submit(
+    ledger: LedgerPort,
+    draft: TransferRecord,
+    amount: bigint,
+    context: MessageContext,
+  ): Promise<TransferRecord> {
     let signed: Signature | null = null;
     try {
-      const signature = await this.custody.withKeys(draft.sender.account_id, draft.environment, async (keys) => {
-        const request = {
-          from: keys,
-          toOwner: address(draft.recipient.address),
-          asset: draft.asset,
-          amount,
-          onSigned: async (signature: Signature) => {
-            signed = signature;
-            await this.transfers.recordSignature(draft.id, signature);
-          },
-        };
-        return (draft.confidential ? ledger.transferConfidential(request) : ledger.transferStandard(request)).then((s) => s.signature);
-      });
+      const signature = await this.custody.withKeys(
+        draft.sender.account_id,
+        draft.environment,
+        async (keys) => {
+          const request = {
+            from: keys,
+            toOwner: address(draft.recipient.address),
+            asset: draft.asset,
+            amount,
+            onSigned: async (signature: Signature) => {
+              signed = signature;
+              await this.transfers.recordSignature(draft.id, signature);
+            },
+          };
+          return (
+            draft.confidential ? ledger.transferConfidential(request) : ledger.transferStandard(request)
+          ).then((s) => s.signature);
+        },
+      );
       return await this.finish(draft, { status: 'confirmed', signature }, amount, context);
     } catch (error) {
-      const failure = isLedgerError(error) ? classifyLedgerFailure(error.code, signed !== null) : { kind: 'undetermined' as const };
+      const failure = isLedgerError(error)
+        ? classifyLedgerFailure(error.code, signed !== null)
+        : { kind: 'undetermined' as const };
       if (failure.kind === 'failed') {
-        return this.finish(draft, { status: 'failed', reason: failure.reason, signature: signed }, amount, context);
+        return this.finish(
+          draft,
+          { status: 'failed', reason: failure.reason, signature: signed },
+          amount,
+          context,
+        );
       }
       // Sent but unconfirmed (timeout, lost connection): it may still land. The reconciler decides.
       const pending = await this.transfers.findById(draft.id);
@@ -137,8 +180,13 @@ export class Settlement {
     if (view.pendingCreditCounter === 0n) {
       return false;
     }
-    await this.custody.withKeys(account_id, draft.environment, (keys) => ledger.applyPendingBalance(keys, draft.asset));
+    await this.custody.withKeys(account_id, draft.environment, (keys) =>
+      ledger.applyPendingBalance(keys, draft.asset),
+    );
     view = await read();
-    return view.confidentialReady && this.custody.canSend(account_id, draft.environment, amount, view.decryptableAvailableBalance);
+    return (
+      view.confidentialReady &&
+      this.custody.canSend(account_id, draft.environment, amount, view.decryptableAvailableBalance)
+    );
   }
 }

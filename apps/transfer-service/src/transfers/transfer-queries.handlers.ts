@@ -24,14 +24,20 @@ export class TransferQueryHandlers {
   ) {}
 
   @OnCommand(GetTransfer)
-  async get(message: Envelope<RequestOf<typeof GetTransfer>>): Promise<Result<ResponseOf<typeof GetTransfer>>> {
+  async get(
+    message: Envelope<RequestOf<typeof GetTransfer>>,
+  ): Promise<Result<ResponseOf<typeof GetTransfer>>> {
     const { account_id, environment, transfer_id } = message.payload;
     const transfer = await this.transfers.findForReader(transfer_id, account_id, environment);
-    return transfer ? ok(toTransferResource(transfer, account_id)) : fail('transfer_not_found', 'No such transfer');
+    return transfer
+      ? ok(toTransferResource(transfer, account_id))
+      : fail('transfer_not_found', 'No such transfer');
   }
 
   @OnCommand(ListTransfers)
-  async list(message: Envelope<RequestOf<typeof ListTransfers>>): Promise<Result<ResponseOf<typeof ListTransfers>>> {
+  async list(
+    message: Envelope<RequestOf<typeof ListTransfers>>,
+  ): Promise<Result<ResponseOf<typeof ListTransfers>>> {
     const { account_id, environment, limit, offset, status, from, to } = message.payload;
     const page = await this.transfers.list({
       accountId: account_id,
@@ -51,7 +57,9 @@ export class TransferQueryHandlers {
   }
 
   @OnCommand(GetKeyTotals)
-  async keyTotalsOf(message: Envelope<RequestOf<typeof GetKeyTotals>>): Promise<Result<ResponseOf<typeof GetKeyTotals>>> {
+  async keyTotalsOf(
+    message: Envelope<RequestOf<typeof GetKeyTotals>>,
+  ): Promise<Result<ResponseOf<typeof GetKeyTotals>>> {
     return ok({ totals: await this.keyTotals.forAccount(message.payload.account_id) });
   }
 }

@@ -81,8 +81,7 @@ export function kycAllowsMoney(kycStatus: string): boolean {
 }
 
 export type SettlementOutcome =
-  | { status: 'confirmed'; signature: string }
-  | { status: 'failed'; reason: string; signature: string | null };
+  { status: 'confirmed'; signature: string } | { status: 'failed'; reason: string; signature: string | null };
 
 /**
  * How a pending transfer ends, decided under the sender's lock (so no settlement of it is in flight),
@@ -104,5 +103,7 @@ export function reconcileOutcome(
     return { status: 'failed', reason: 'ledger_rejected', signature };
   }
   // Unknown: a signed transaction can still land until its blockhash expires; after that it never will.
-  return ageMs >= giveUpAfterMs ? { status: 'failed', reason: 'settlement_interrupted', signature: null } : 'wait';
+  return ageMs >= giveUpAfterMs
+    ? { status: 'failed', reason: 'settlement_interrupted', signature: null }
+    : 'wait';
 }

@@ -62,7 +62,10 @@ export class TransferRepository {
     return result.affected === 1 ? { ...transfer, ...changes } : null;
   }
 
-  async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<TransferRecord | null> {
+  async findById(
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<TransferRecord | null> {
     const row = await manager.findOneBy(TransferEntity, { id });
     return row ? toRecord(row) : null;
   }
@@ -92,7 +95,11 @@ export class TransferRepository {
   }
 
   /** Only the reader's own transfers (sent or received) in the key's environment. */
-  async findForReader(id: string, accountId: string, environment: Environment): Promise<TransferRecord | null> {
+  async findForReader(
+    id: string,
+    accountId: string,
+    environment: Environment,
+  ): Promise<TransferRecord | null> {
     const row = await this.dataSource.manager
       .createQueryBuilder(TransferEntity, 't')
       .where('t.id = :id AND t.environment = :environment', { id, environment })
@@ -106,7 +113,9 @@ export class TransferRepository {
     const builder = this.dataSource.manager
       .createQueryBuilder(TransferEntity, 't')
       .where('t.environment = :environment', { environment: query.environment })
-      .andWhere('(t.sender_account_id = :accountId OR t.recipient_account_id = :accountId)', { accountId: query.accountId });
+      .andWhere('(t.sender_account_id = :accountId OR t.recipient_account_id = :accountId)', {
+        accountId: query.accountId,
+      });
     if (query.status) {
       builder.andWhere('t.status = :status', { status: query.status });
     }

@@ -3,7 +3,16 @@ import { defineCommand } from '../contract';
 import { Environment } from '../environment';
 import { CommandTopics } from '../topics';
 import { PartyRef } from '../parties';
-import { Account, AccountType, AnyHandle, ApiKey, ApiKeyName, Domain, KycStatus, Principal } from './account.schemas';
+import {
+  Account,
+  AccountType,
+  AnyHandle,
+  ApiKey,
+  ApiKeyName,
+  Domain,
+  KycStatus,
+  Principal,
+} from './account.schemas';
 
 const KeyHash = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -11,7 +20,12 @@ const KeyHash = z.string().regex(/^[0-9a-f]{64}$/);
  * A new key as account-service stores it. The gateway generates the secret and sends only its keyed
  * hash: the secret never travels on a topic and never reaches a database.
  */
-export const NewApiKey = z.object({ name: ApiKeyName, environment: Environment, key_hash: KeyHash, prefix: z.string() });
+export const NewApiKey = z.object({
+  name: ApiKeyName,
+  environment: Environment,
+  key_hash: KeyHash,
+  prefix: z.string(),
+});
 
 export const CreateAccount = defineCommand(
   CommandTopics.accountCreate,
@@ -99,12 +113,24 @@ export const RevokeApiKey = defineCommand(
   z.object({ api_key: ApiKey, key_hash: KeyHash }),
 );
 
-export const AuthenticateApiKey = defineCommand(CommandTopics.apiKeyAuthenticate, z.object({ key_hash: KeyHash }), Principal);
+export const AuthenticateApiKey = defineCommand(
+  CommandTopics.apiKeyAuthenticate,
+  z.object({ key_hash: KeyHash }),
+  Principal,
+);
 
 export const RecordApiKeyUsage = defineCommand(
   CommandTopics.apiKeyRecordUsage,
   z.object({
-    usages: z.array(z.object({ key_id: z.string(), requests: z.number().int().positive(), last_used_at: z.iso.datetime() })).max(1000),
+    usages: z
+      .array(
+        z.object({
+          key_id: z.string(),
+          requests: z.number().int().positive(),
+          last_used_at: z.iso.datetime(),
+        }),
+      )
+      .max(1000),
   }),
   z.object({ recorded: z.number().int() }),
 );

@@ -9,14 +9,18 @@ export type KycStatus = z.infer<typeof KycStatus>;
 
 /** `@name`: lowercase letters, digits and `_`, 3 to 30 characters. */
 export const HANDLE_PATTERN = /^@[a-z0-9_]{3,30}$/;
-export const Handle = z.string().regex(HANDLE_PATTERN, 'must be @ followed by 3-30 lowercase letters, digits or _');
+export const Handle = z
+  .string()
+  .regex(HANDLE_PATTERN, 'must be @ followed by 3-30 lowercase letters, digits or _');
 
 /** An agent's handle, namespaced under its owner: `@<owner_name>/<agent_name>` (spec §2.3). */
 export const ANY_HANDLE_PATTERN = /^@[a-z0-9_]{3,30}(\/[a-z0-9_-]{1,32})?$/;
 export const AnyHandle = z.string().regex(ANY_HANDLE_PATTERN);
 
 export const DOMAIN_PATTERN = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-export const Domain = z.string().regex(DOMAIN_PATTERN, 'must be a lowercase DNS name such as shop.example.com');
+export const Domain = z
+  .string()
+  .regex(DOMAIN_PATTERN, 'must be a lowercase DNS name such as shop.example.com');
 
 const Timestamp = z.iso.datetime();
 

@@ -17,14 +17,23 @@ describe('agent contracts', () => {
   it('carries the raw spend policy to the service, unknown fields included', () => {
     expect(CreateAgent.request.parse(createRequest).spend_policy).toEqual(createRequest.spend_policy);
     expect(
-      UpdateSpendPolicy.request.safeParse({ caller_account_id: 'a', agent_account_id: 'b', environment: 'live', patch: {} })
-        .success,
+      UpdateSpendPolicy.request.safeParse({
+        caller_account_id: 'a',
+        agent_account_id: 'b',
+        environment: 'live',
+        patch: {},
+      }).success,
     ).toBe(true);
   });
 
   it('names the environment of a policy read or change, and both addresses at creation', () => {
-    expect(UpdateSpendPolicy.request.safeParse({ caller_account_id: 'a', agent_account_id: 'b', patch: {} }).success).toBe(false);
-    expect(CreateAgent.request.safeParse({ ...createRequest, addresses: { live: 'LiveKey111' } }).success).toBe(false);
+    expect(
+      UpdateSpendPolicy.request.safeParse({ caller_account_id: 'a', agent_account_id: 'b', patch: {} })
+        .success,
+    ).toBe(false);
+    expect(
+      CreateAgent.request.safeParse({ ...createRequest, addresses: { live: 'LiveKey111' } }).success,
+    ).toBe(false);
   });
 
   it.each([

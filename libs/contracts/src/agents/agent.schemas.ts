@@ -3,7 +3,9 @@ import { Timestamp } from '../parties';
 
 /** The last part of an agent handle: 3 to 30 lowercase letters, digits or `_` (like an account handle). */
 export const AGENT_NAME_PATTERN = /^[a-z0-9_-]{1,32}$/;
-export const AgentName = z.string().regex(AGENT_NAME_PATTERN, 'must be 1-32 lowercase letters, digits, _ or -');
+export const AgentName = z
+  .string()
+  .regex(AGENT_NAME_PATTERN, 'must be 1-32 lowercase letters, digits, _ or -');
 
 /** Spec §2.3: an agent handle is namespaced under its owner, `@<owner_name>/<agent_name>`. */
 export const AGENT_HANDLE_PATTERN = /^@[a-z0-9_]{3,30}\/[a-z0-9_-]{1,32}$/;

@@ -3,7 +3,13 @@ import { defineEvent } from '../contract';
 import { PartyRef, Timestamp } from '../parties';
 import { EventTopics } from '../topics';
 
-export const AgentTransactionStatus = z.enum(['pending_approval', 'approved', 'rejected', 'expired', 'failed']);
+export const AgentTransactionStatus = z.enum([
+  'pending_approval',
+  'approved',
+  'rejected',
+  'expired',
+  'failed',
+]);
 export type AgentTransactionStatus = z.infer<typeof AgentTransactionStatus>;
 
 /** A held agent transaction as events carry it: never an amount (spec §2.5). */

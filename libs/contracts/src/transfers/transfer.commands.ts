@@ -16,7 +16,9 @@ const Base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/);
  */
 export const clientIdempotencyKey = (key: string): string => `client:${key}`;
 export const internalIdempotencyKey = (key: string): string => `internal:${key}`;
-const NamespacedIdempotencyKey = z.string().regex(/^(client|internal):./, 'must be client:<key> or internal:<key>');
+const NamespacedIdempotencyKey = z
+  .string()
+  .regex(/^(client|internal):./, 'must be client:<key> or internal:<key>');
 
 /**
  * Custody keys and ledger accounts for a new account, in every environment. The `decryption_key`
@@ -74,7 +76,12 @@ export const ListTransfers = defineCommand(
     from: Timestamp.optional(),
     to: Timestamp.optional(),
   }),
-  z.object({ transfers: z.array(TransferResource), limit: z.number(), offset: z.number(), has_more: z.boolean() }),
+  z.object({
+    transfers: z.array(TransferResource),
+    limit: z.number(),
+    offset: z.number(),
+    has_more: z.boolean(),
+  }),
 );
 
 export const GetBalances = defineCommand(
@@ -92,7 +99,12 @@ export const GetBalances = defineCommand(
 export const FundTestAccount = defineCommand(
   CommandTopics.transferFund,
   z.object({ account_id: z.string(), environment: Environment, asset: AssetCode, sealed_amount: z.string() }),
-  z.object({ asset: AssetCode, status: z.literal('confirmed'), chain_signature: z.string(), funded_at: Timestamp }),
+  z.object({
+    asset: AssetCode,
+    status: z.literal('confirmed'),
+    chain_signature: z.string(),
+    funded_at: Timestamp,
+  }),
 );
 
 /** Spec §5.5 "total USDC transferred" per key, as AE ciphertexts only the account can open. */

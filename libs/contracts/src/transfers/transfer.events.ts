@@ -37,6 +37,14 @@ export const TransferEventPayload = z.object({
 });
 export type TransferEventPayload = z.infer<typeof TransferEventPayload>;
 
-export const TransferInitiated = defineEvent(EventTopics.transfer, 'transfer.initiated', TransferEventPayload);
-export const TransferConfirmed = defineEvent(EventTopics.transfer, 'transfer.confirmed', TransferEventPayload);
+export const TransferInitiated = defineEvent(
+  EventTopics.transfer,
+  'transfer.initiated',
+  TransferEventPayload,
+);
+export const TransferConfirmed = defineEvent(
+  EventTopics.transfer,
+  'transfer.confirmed',
+  TransferEventPayload,
+);
 export const TransferFailed = defineEvent(EventTopics.transfer, 'transfer.failed', TransferEventPayload);

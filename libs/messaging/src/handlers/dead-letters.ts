@@ -14,7 +14,8 @@ export class DeadLetters {
 
   async send(topic: string, consumer: string, original: unknown, reason: string): Promise<void> {
     this.logger.warn(`dead-lettering a message of ${topic} for ${consumer}: ${reason}`);
-    const key = typeof original === 'object' && original !== null && 'id' in original ? String(original.id) : 'unknown';
+    const key =
+      typeof original === 'object' && original !== null && 'id' in original ? String(original.id) : 'unknown';
     await this.publisher.publish([
       {
         topic: deadLetterTopic(consumer),

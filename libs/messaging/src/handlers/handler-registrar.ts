@@ -66,20 +66,41 @@ export class HandlerRegistrar {
     const byTopic = new Map<string, Map<string, Found<CommandContract>>>();
     for (const found of this.find<CommandContract>(COMMAND_HANDLER)) {
       const topic = commandTopicOf(found.contract.topic);
-      byTopic.set(topic, (byTopic.get(topic) ?? new Map<string, Found<CommandContract>>()).set(found.contract.topic, found));
+      byTopic.set(
+        topic,
+        (byTopic.get(topic) ?? new Map<string, Found<CommandContract>>()).set(found.contract.topic, found),
+      );
     }
     return new Map(
-      [...byTopic].map(([topic, handlers]) => [topic, (data: unknown) => this.dispatchCommand(topic, handlers, data, consumer)] as const),
+      [...byTopic].map(
+        ([topic, handlers]) =>
+          [topic, (data: unknown) => this.dispatchCommand(topic, handlers, data, consumer)] as const,
+      ),
     );
   }
 
-  private async dispatchCommand(topic: string, handlers: Map<string, Found<CommandContract>>, data: unknown, consumer: string): Promise<Envelope> {
+  private async dispatchCommand(
+    topic: string,
+    handlers: Map<string, Found<CommandContract>>,
+    data: unknown,
+    consumer: string,
+  ): Promise<Envelope> {
     const type = typeof data === 'object' && data !== null && 'type' in data ? String(data.type) : undefined;
     const found = type === undefined ? undefined : handlers.get(type);
     if (!found) {
-      await this.deadLetters.send(topic, consumer, data, `no handler for the command type ${type ?? '(none)'}`);
+      await this.deadLetters.send(
+        topic,
+        consumer,
+        data,
+        `no handler for the command type ${type ?? '(none)'}`,
+      );
       const context = this.contextOf(data);
-      return createEnvelope(`${type ?? 'unknown'}.reply`, 1, fail('invalid_message', `${consumer} handles no command of type ${type ?? '(none)'}`), context);
+      return createEnvelope(
+        `${type ?? 'unknown'}.reply`,
+        1,
+        fail('invalid_message', `${consumer} handles no command of type ${type ?? '(none)'}`),
+        context,
+      );
     }
     return this.handleCommand(found.contract, found.method, data, consumer);
   }
@@ -94,27 +115,48 @@ export class HandlerRegistrar {
       const prototype = Object.getPrototypeOf(instance) as object;
       return this.scanner.getAllMethodNames(prototype).flatMap((name) => {
         const method = instance[name];
-        const contract = typeof method === 'function' ? this.reflector.get<C | undefined>(key, method) : undefined;
-        return contract && typeof method === 'function' ? [{ contract, method: (method as Method).bind(instance) }] : [];
+        const contract =
+          typeof method === 'function' ? this.reflector.get<C | undefined>(key, method) : undefined;
+        return contract && typeof method === 'function'
+          ? [{ contract, method: (method as Method).bind(instance) }]
+          : [];
       });
     });
   }
 
-  private async handleCommand(contract: CommandContract, method: Method, data: unknown, consumer: string): Promise<Envelope> {
+  private async handleCommand(
+    contract: CommandContract,
+    method: Method,
+    data: unknown,
+    consumer: string,
+  ): Promise<Envelope> {
     const parsed = envelopeSchema(contract.request).safeParse(data);
     if (!parsed.success) {
       await this.deadLetters.send(contract.topic, consumer, data, parsed.error.message);
-      return this.reply(contract, data, fail('invalid_message', `The ${contract.topic} message failed validation`));
+      return this.reply(
+        contract,
+        data,
+        fail('invalid_message', `The ${contract.topic} message failed validation`),
+      );
     }
-    return inSpan(`${consumer} ${contract.topic}`, { kind: SpanKind.SERVER, carrier: parsed.data.trace }, async (span) => {
-      const result = await this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>);
-      span.setAttribute('cts.outcome', result.ok ? 'ok' : result.error.code);
-      handledMessages.inc({ service: consumer, type: contract.topic });
-      return this.reply(contract, parsed.data, result);
-    });
+    return inSpan(
+      `${consumer} ${contract.topic}`,
+      { kind: SpanKind.SERVER, carrier: parsed.data.trace },
+      async (span) => {
+        const result = await this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>);
+        span.setAttribute('cts.outcome', result.ok ? 'ok' : result.error.code);
+        handledMessages.inc({ service: consumer, type: contract.topic });
+        return this.reply(contract, parsed.data, result);
+      },
+    );
   }
 
-  private async handleEvent(topic: string, handlers: Found<EventContract>[], data: unknown, consumer: string): Promise<void> {
+  private async handleEvent(
+    topic: string,
+    handlers: Found<EventContract>[],
+    data: unknown,
+    consumer: string,
+  ): Promise<void> {
     const meta = EnvelopeMeta.safeParse(data);
     if (!meta.success) {
       await this.deadLetters.send(topic, consumer, data, meta.error.message);
@@ -130,7 +172,9 @@ export class HandlerRegistrar {
       return;
     }
     // A transient failure propagates: the transport redelivers, and the handler's inbox makes that safe.
-    await inSpan(`${consumer} ${meta.data.type}`, { kind: SpanKind.CONSUMER, carrier: meta.data.trace }, () => handler.method(parsed.data));
+    await inSpan(`${consumer} ${meta.data.type}`, { kind: SpanKind.CONSUMER, carrier: meta.data.trace }, () =>
+      handler.method(parsed.data),
+    );
     handledMessages.inc({ service: consumer, type: meta.data.type });
   }
 
@@ -142,11 +186,18 @@ export class HandlerRegistrar {
         return { ok: false, error: error.toBody() };
       }
       if (isTransientFailure(error)) {
-        this.logger.warn(`${topic} handler met an unavailable dependency: ${error instanceof Error ? error.message : String(error)}`);
-        return fail('service_unavailable', 'A dependency of the service is unavailable; retry with the same Idempotency-Key');
+        this.logger.warn(
+          `${topic} handler met an unavailable dependency: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return fail(
+          'service_unavailable',
+          'A dependency of the service is unavailable; retry with the same Idempotency-Key',
+        );
       }
       const errorId = randomUUID();
-      this.logger.error(`${topic} handler failed (error id ${errorId}): ${error instanceof Error ? error.stack : String(error)}`);
+      this.logger.error(
+        `${topic} handler failed (error id ${errorId}): ${error instanceof Error ? error.stack : String(error)}`,
+      );
       return fail('internal_error', `An internal error occurred (error id ${errorId})`);
     }
   }
@@ -157,6 +208,8 @@ export class HandlerRegistrar {
 
   private contextOf(cause: unknown) {
     const meta = EnvelopeMeta.safeParse(cause);
-    return meta.success ? contextFrom(meta.data) : { correlationId: 'unknown', causationId: null, environment: null, accountId: null };
+    return meta.success
+      ? contextFrom(meta.data)
+      : { correlationId: 'unknown', causationId: null, environment: null, accountId: null };
   }
 }

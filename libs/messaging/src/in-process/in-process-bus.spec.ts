@@ -68,11 +68,21 @@ describe('InProcessBus requests', () => {
 
   it('answers a command on its service topic by the handler of the topic, or of its type alone', async () => {
     const bus = new InProcessBus();
-    bus.registerCommand('account.commands', (data) => Promise.resolve({ by: 'topic', type: (data as { type: string }).type }));
+    bus.registerCommand('account.commands', (data) =>
+      Promise.resolve({ by: 'topic', type: (data as { type: string }).type }),
+    );
     bus.registerCommand('account.get', () => Promise.resolve({ by: 'type' }));
-    expect(await bus.request('account.commands', envelope('account.set-kyc'))).toEqual({ by: 'topic', type: 'account.set-kyc' });
+    expect(await bus.request('account.commands', envelope('account.set-kyc'))).toEqual({
+      by: 'topic',
+      type: 'account.set-kyc',
+    });
     expect(await bus.request('account.commands', envelope('account.get'))).toEqual({ by: 'type' });
-    expect(await bus.request('account.create', envelope('account.create'))).toEqual({ by: 'topic', type: 'account.create' });
-    await expect(bus.request('transfer.commands', envelope('transfer.get'))).rejects.toThrow('No handler is registered for transfer.commands');
+    expect(await bus.request('account.create', envelope('account.create'))).toEqual({
+      by: 'topic',
+      type: 'account.create',
+    });
+    await expect(bus.request('transfer.commands', envelope('transfer.get'))).rejects.toThrow(
+      'No handler is registered for transfer.commands',
+    );
   });
 });

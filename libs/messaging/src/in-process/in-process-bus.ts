@@ -89,8 +89,8 @@ export class InProcessBus {
     }
     const partition = partitionOf(key);
     for (const [groupId, subscription] of this.subscriptions.get(topic) ?? []) {
-      subscription.partitions[partition] = (subscription.partitions[partition] ?? Promise.resolve()).then(() =>
-        this.deliver(topic, groupId, subscription.handler, value),
+      subscription.partitions[partition] = (subscription.partitions[partition] ?? Promise.resolve()).then(
+        () => this.deliver(topic, groupId, subscription.handler, value),
       );
     }
   }
@@ -108,7 +108,9 @@ export class InProcessBus {
   }
 
   private queues(): Promise<void>[] {
-    return [...this.subscriptions.values()].flatMap((groups) => [...groups.values()].flatMap((s) => s.partitions));
+    return [...this.subscriptions.values()].flatMap((groups) =>
+      [...groups.values()].flatMap((s) => s.partitions),
+    );
   }
 
   private async deliver(topic: string, groupId: string, handler: EventHandler, value: string): Promise<void> {
@@ -120,7 +122,10 @@ export class InProcessBus {
         const delay = RETRY_DELAYS_MS[attempt];
         if (delay === undefined) {
           this.logger.error(`${groupId} gave up on a message of ${topic}: ${String(error)}`);
-          this.publish(deadLetterTopic(groupId), JSON.stringify({ reason: String(error), consumer: groupId, topic, original: value }));
+          this.publish(
+            deadLetterTopic(groupId),
+            JSON.stringify({ reason: String(error), consumer: groupId, topic, original: value }),
+          );
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, delay));

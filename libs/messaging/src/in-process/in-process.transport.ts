@@ -1,4 +1,10 @@
-import { type CustomTransportStrategy, ClientProxy, type ReadPacket, Server, type WritePacket } from '@nestjs/microservices';
+import {
+  type CustomTransportStrategy,
+  ClientProxy,
+  type ReadPacket,
+  Server,
+  type WritePacket,
+} from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { MessagePublisher, type OutgoingMessage } from '../publisher';
 import { type InProcessBus } from './in-process-bus';

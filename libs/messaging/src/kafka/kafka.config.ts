@@ -33,7 +33,8 @@ const clientConfig = (settings: KafkaSettings) => ({
  */
 export const PARTITIONS_CONSUMED_CONCURRENTLY = 4;
 
-export const groupIdFor = (service: string, settings: KafkaSettings) => `${service}${settings.groupSuffix ?? ''}`;
+export const groupIdFor = (service: string, settings: KafkaSettings) =>
+  `${service}${settings.groupSuffix ?? ''}`;
 
 /**
  * How long the broker may hold a fetch that found nothing. A fetch returns as soon as any message
@@ -41,14 +42,18 @@ export const groupIdFor = (service: string, settings: KafkaSettings) => `${servi
  * consumer of the stack polled its topics 10–20 times a second: about a core at rest). kafkajs
  * heartbeats between fetches, so the wait stays well inside the session timeout.
  */
-export const fetchWaitMs = (settings: KafkaSettings) => Math.min(1_000, Math.floor((settings.sessionTimeoutMs ?? 30_000) / 5));
+export const fetchWaitMs = (settings: KafkaSettings) =>
+  Math.min(1_000, Math.floor((settings.sessionTimeoutMs ?? 30_000) / 5));
 
 /**
  * The Kafka server of a service: one consumer group per service, so replicas share partitions.
  * New groups start from the beginning of a topic: nothing published before a service first joined
  * is skipped. Up to `PARTITIONS_CONSUMED_CONCURRENTLY` partitions are handled at once.
  */
-export function kafkaServerOptions(service: string, settings: KafkaSettings): Required<KafkaOptions>['options'] {
+export function kafkaServerOptions(
+  service: string,
+  settings: KafkaSettings,
+): Required<KafkaOptions>['options'] {
   return {
     client: clientConfig(settings),
     consumer: {
@@ -69,7 +74,10 @@ export function kafkaServerOptions(service: string, settings: KafkaSettings): Re
  * A request/reply client (the gateway's, or a service's that sends commands): replicas of one app
  * share its reply topic's partitions in one group.
  */
-export function kafkaClientOptions(settings: KafkaSettings, replyGroup = 'gateway-replies'): Required<KafkaOptions>['options'] {
+export function kafkaClientOptions(
+  settings: KafkaSettings,
+  replyGroup = 'gateway-replies',
+): Required<KafkaOptions>['options'] {
   return {
     client: clientConfig(settings),
     consumer: {

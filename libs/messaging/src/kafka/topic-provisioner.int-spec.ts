@@ -30,8 +30,15 @@ describe('topic provisioning on a real broker', () => {
   }, 60_000);
 
   it('grows a topic that has fewer partitions than asked, never shrinks one', async () => {
-    await provisionTopics(brokers, specs.map((s) => ({ ...s, partitions: s.partitions === 6 ? 8 : 3 })));
+    await provisionTopics(
+      brokers,
+      specs.map((s) => ({ ...s, partitions: s.partitions === 6 ? 8 : 3 })),
+    );
     // The broker reports new partitions in its metadata a moment after createPartitions returns.
-    await eventually(async () => expect(await partitionCounts()).toEqual({ [specs[0]?.name ?? '']: 12, [specs[1]?.name ?? '']: 8 }), 10_000);
+    await eventually(
+      async () =>
+        expect(await partitionCounts()).toEqual({ [specs[0]?.name ?? '']: 12, [specs[1]?.name ?? '']: 8 }),
+      10_000,
+    );
   }, 60_000);
 });

@@ -10,7 +10,11 @@ export interface ProvisionReport {
  * Creates missing topics with their partition counts and grows topics that have fewer partitions
  * than specified. Idempotent and safe to run from several processes at once.
  */
-export async function provisionTopics(brokers: string[], specs: TopicSpec[], replicationFactor = 1): Promise<ProvisionReport> {
+export async function provisionTopics(
+  brokers: string[],
+  specs: TopicSpec[],
+  replicationFactor = 1,
+): Promise<ProvisionReport> {
   const admin = new Kafka({ brokers, clientId: 'cts-topic-provisioner', logLevel: logLevel.ERROR }).admin();
   await admin.connect();
   try {
@@ -28,13 +32,18 @@ export async function provisionTopics(brokers: string[], specs: TopicSpec[], rep
       });
     }
     const present = specs.filter((spec) => existing.has(spec.name));
-    const metadata = present.length > 0 ? await admin.fetchTopicMetadata({ topics: present.map((s) => s.name) }) : { topics: [] };
+    const metadata =
+      present.length > 0
+        ? await admin.fetchTopicMetadata({ topics: present.map((s) => s.name) })
+        : { topics: [] };
     const toGrow = present.filter((spec) => {
       const topic = metadata.topics.find((t) => t.name === spec.name);
       return topic !== undefined && topic.partitions.length < spec.partitions;
     });
     if (toGrow.length > 0) {
-      await admin.createPartitions({ topicPartitions: toGrow.map((spec) => ({ topic: spec.name, count: spec.partitions })) });
+      await admin.createPartitions({
+        topicPartitions: toGrow.map((spec) => ({ topic: spec.name, count: spec.partitions })),
+      });
     }
     return { created: missing.map((s) => s.name), grown: toGrow.map((s) => s.name) };
   } finally {

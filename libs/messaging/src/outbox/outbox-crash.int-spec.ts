@@ -26,7 +26,11 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
     dataSource = await openOutboxSchema(db.url, SCHEMA);
     await dataSource.query(`CREATE TABLE ${SCHEMA}.effects (event_id uuid NOT NULL)`);
     await provisionTopics(brokers(), allTopicSpecs());
-    consumer = new Kafka({ brokers: brokers(), clientId: 'crash-observer', logLevel: logLevel.NOTHING }).consumer({
+    consumer = new Kafka({
+      brokers: brokers(),
+      clientId: 'crash-observer',
+      logLevel: logLevel.NOTHING,
+    }).consumer({
       groupId: `crash-observer-${Date.now()}`,
       maxWaitTimeInMs: 100,
     });
@@ -50,19 +54,27 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
     const unitOfWork = new UnitOfWork(dataSource, SCHEMA);
     const event = await unitOfWork.run((tx) => emitAccountCreated(tx, 'acct_crash', '@crash'));
 
-    const child = spawn(process.execPath, [join(__dirname, '../../../testing/src/children/relay-then-die.cjs'), db.url, SCHEMA], {
-      env: process.env,
-      stdio: 'inherit',
-    });
+    const child = spawn(
+      process.execPath,
+      [join(__dirname, '../../../testing/src/children/relay-then-die.cjs'), db.url, SCHEMA],
+      {
+        env: process.env,
+        stdio: 'inherit',
+      },
+    );
     const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
     expect(signal).toBe('SIGKILL');
-    const [row] = (await dataSource.query(`SELECT sent_at FROM ${SCHEMA}.outbox WHERE id = $1`, [event.id])) as { sent_at: Date | null }[];
+    const [row] = (await dataSource.query(`SELECT sent_at FROM ${SCHEMA}.outbox WHERE id = $1`, [
+      event.id,
+    ])) as { sent_at: Date | null }[];
     expect(row?.sent_at).toBeNull();
 
     const publisher = new KafkaPublisher({ brokers: brokers(), clientId: 'crash-test-restarted' });
     expect(await new OutboxRelay(dataSource, publisher, { schema: SCHEMA }).relayOnce()).toBe(1);
     await publisher.close();
-    const [after] = (await dataSource.query(`SELECT sent_at FROM ${SCHEMA}.outbox WHERE id = $1`, [event.id])) as { sent_at: Date | null }[];
+    const [after] = (await dataSource.query(`SELECT sent_at FROM ${SCHEMA}.outbox WHERE id = $1`, [
+      event.id,
+    ])) as { sent_at: Date | null }[];
     expect(after?.sent_at).not.toBeNull();
 
     await eventually(() => expect(received.filter((e) => e.id === event.id)).toHaveLength(2), 20_000);
@@ -71,7 +83,9 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
         tx.manager.query(`INSERT INTO ${SCHEMA}.effects (event_id) VALUES ($1)`, [delivery.id]),
       );
     }
-    const [{ count }] = (await dataSource.query(`SELECT count(*)::int AS count FROM ${SCHEMA}.effects`)) as [{ count: number }];
+    const [{ count }] = (await dataSource.query(`SELECT count(*)::int AS count FROM ${SCHEMA}.effects`)) as [
+      { count: number },
+    ];
     expect(count).toBe(1);
   }, 60_000);
 });

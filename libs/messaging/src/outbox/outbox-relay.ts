@@ -84,8 +84,12 @@ export class OutboxRelay {
         return 0;
       }
       // RETURNING has no order: publish in the order the events were written.
-      const rows = marked.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
-      await this.publisher.publish(rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })));
+      const rows = marked.sort(
+        (a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id),
+      );
+      await this.publisher.publish(
+        rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })),
+      );
       return rows.length;
     });
   }

@@ -5,7 +5,11 @@
 export abstract class CacheStore {
   abstract get(key: string): Promise<string | null>;
   /** Returns false when `onlyIfAbsent` is set and the key exists. */
-  abstract set(key: string, value: string, options: { ttlSeconds: number; onlyIfAbsent?: boolean }): Promise<boolean>;
+  abstract set(
+    key: string,
+    value: string,
+    options: { ttlSeconds: number; onlyIfAbsent?: boolean },
+  ): Promise<boolean>;
   abstract del(key: string): Promise<void>;
   /** Increments a counter, setting its expiry when it is created; returns the new value and its remaining ttl. */
   abstract increment(key: string, ttlSeconds: number): Promise<{ value: number; ttlSeconds: number }>;

@@ -35,7 +35,10 @@ export class MemoryCacheStore extends CacheStore {
     const entry = this.live(key) ?? { value: '0', expiresAt: this.now() + ttlSeconds * 1000 };
     entry.value = String(Number(entry.value) + 1);
     this.values.set(key, entry);
-    return Promise.resolve({ value: Number(entry.value), ttlSeconds: Math.ceil((entry.expiresAt - this.now()) / 1000) });
+    return Promise.resolve({
+      value: Number(entry.value),
+      ttlSeconds: Math.ceil((entry.expiresAt - this.now()) / 1000),
+    });
   }
 
   hashIncrement(key: string, field: string, by: number): Promise<void> {

@@ -6,14 +6,23 @@ export class RedisCacheStore extends CacheStore {
 
   constructor(url: string, keyPrefix = 'cts:') {
     super();
-    this.redis = new Redis(url, { keyPrefix, maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    this.redis = new Redis(url, {
+      keyPrefix,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      lazyConnect: false,
+    });
   }
 
   get(key: string): Promise<string | null> {
     return this.redis.get(key);
   }
 
-  async set(key: string, value: string, options: { ttlSeconds: number; onlyIfAbsent?: boolean }): Promise<boolean> {
+  async set(
+    key: string,
+    value: string,
+    options: { ttlSeconds: number; onlyIfAbsent?: boolean },
+  ): Promise<boolean> {
     const reply = options.onlyIfAbsent
       ? await this.redis.set(key, value, 'EX', options.ttlSeconds, 'NX')
       : await this.redis.set(key, value, 'EX', options.ttlSeconds);

@@ -21,14 +21,26 @@ describe('logger redaction', () => {
         amount: '1234.567891',
         memo: 'rent',
         authorization: 'Bearer svc_test_abc',
-        request: { body: { amount: '98.76', secret: 'whsec_xyz' }, headers: { authorization: 'Bearer svc_live_def' } },
+        request: {
+          body: { amount: '98.76', secret: 'whsec_xyz' },
+          headers: { authorization: 'Bearer svc_live_def' },
+        },
         deep: { a: { b: { token: 'adm_123', password: 'hunter2' } } },
         transfer_id: 'tr_1',
       },
       'handled',
     );
     const output = lines.join('');
-    for (const secret of ['1234.567891', 'rent', 'svc_test_abc', '98.76', 'whsec_xyz', 'svc_live_def', 'adm_123', 'hunter2']) {
+    for (const secret of [
+      '1234.567891',
+      'rent',
+      'svc_test_abc',
+      '98.76',
+      'whsec_xyz',
+      'svc_live_def',
+      'adm_123',
+      'hunter2',
+    ]) {
       expect(output).not.toContain(secret);
     }
     expect(output).toContain('tr_1');

@@ -5,8 +5,16 @@ import { Kafka, logLevel } from 'kafkajs';
  * Samples a consumer group's lag (end offsets minus committed offsets, per topic) every `everyMs`
  * into `cts_consumer_lag_messages`: the signal to scale consumers on.
  */
-export function sampleConsumerLag(settings: KafkaSettings, groupId: string, everyMs = 15_000): () => Promise<void> {
-  const admin = new Kafka({ brokers: settings.brokers, clientId: `${settings.clientId}-lag`, logLevel: logLevel.NOTHING }).admin();
+export function sampleConsumerLag(
+  settings: KafkaSettings,
+  groupId: string,
+  everyMs = 15_000,
+): () => Promise<void> {
+  const admin = new Kafka({
+    brokers: settings.brokers,
+    clientId: `${settings.clientId}-lag`,
+    logLevel: logLevel.NOTHING,
+  }).admin();
   let connected: Promise<void> | null = null;
   const sample = async () => {
     connected ??= admin.connect();

@@ -1,5 +1,12 @@
 import { allTopicSpecs } from '@cts/contracts';
-import { type CommandClient, InProcessClient, KafkaCommandClient, parseQueryRoutes, provisionTopics, QueryRoutingClient } from '@cts/messaging';
+import {
+  type CommandClient,
+  InProcessClient,
+  KafkaCommandClient,
+  parseQueryRoutes,
+  provisionTopics,
+  QueryRoutingClient,
+} from '@cts/messaging';
 import { type Runtime } from './runtime';
 
 /** The command client of the runtime's transport, and whether it can reach the broker now. */

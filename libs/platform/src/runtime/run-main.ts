@@ -5,7 +5,10 @@ import { type RunningApp } from './start-service';
  * The `main.ts` of every app: start, then on SIGTERM/SIGINT close cleanly (so a restarted consumer
  * does not wait out its old session) and exit. A second signal exits at once.
  */
-export function runMain(start: () => Promise<RunningApp[]>, onStopped: () => Promise<void> = () => Promise.resolve()): void {
+export function runMain(
+  start: () => Promise<RunningApp[]>,
+  onStopped: () => Promise<void> = () => Promise.resolve(),
+): void {
   let stopping = false;
   start().then(
     (apps) => {
@@ -30,7 +33,9 @@ export function runMain(start: () => Promise<RunningApp[]>, onStopped: () => Pro
       process.on('SIGINT', () => stop('SIGINT'));
     },
     (error: unknown) => {
-      process.stderr.write(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       process.exit(1);
     },
   );

@@ -18,7 +18,12 @@ import {
   OutboxRelay,
   provisionTopics,
 } from '@cts/messaging';
-import { createServiceDataSource, runMigrations, UnitOfWork, type ServiceDataSourceOptions } from '@cts/persistence';
+import {
+  createServiceDataSource,
+  runMigrations,
+  UnitOfWork,
+  type ServiceDataSourceOptions,
+} from '@cts/persistence';
 import { DataSource } from 'typeorm';
 import { HealthController } from '../health/health.controller';
 import { InternalQueryController } from './internal-query.controller';
@@ -75,19 +80,22 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
   if (runtime.kafka && config.KAFKA_PROVISION_TOPICS) {
     await provisionTopics(runtime.kafka.brokers, allTopicSpecs());
   }
-  const publisher: MessagePublisher = runtime.bus ? new InProcessPublisher(runtime.bus) : new KafkaPublisher(requireKafka(runtime));
-  const server = (
-    runtime.bus
-      ? new InProcessServer(runtime.bus, definition.name)
-      : new ServerKafka(kafkaServerOptions(definition.name, requireKafka(runtime)))
-  ) as unknown as Server & CustomTransportStrategy;
+  const publisher: MessagePublisher = runtime.bus
+    ? new InProcessPublisher(runtime.bus)
+    : new KafkaPublisher(requireKafka(runtime));
+  const server = (runtime.bus
+    ? new InProcessServer(runtime.bus, definition.name)
+    : new ServerKafka(kafkaServerOptions(definition.name, requireKafka(runtime)))) as unknown as Server &
+    CustomTransportStrategy;
   let transportStatus = runtime.bus ? 'connected' : 'disconnected';
   server.status.subscribe((status) => (transportStatus = String(status)));
 
   const relay = new OutboxRelay(dataSource, publisher, { schema: definition.schema });
   const unitOfWork = new UnitOfWork(dataSource, definition.schema);
   unitOfWork.onEventsCommitted(() => relay.kick());
-  const probes: ReadinessProbe[] = [{ name: 'broker', check: () => Promise.resolve(transportStatus === 'connected') }];
+  const probes: ReadinessProbe[] = [
+    { name: 'broker', check: () => Promise.resolve(transportStatus === 'connected') },
+  ];
   const commands: CommandTransport | null = definition.sendsCommands
     ? await connectCommandTransport(runtime, definition.name)
     : null;
@@ -103,7 +111,8 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     module: ServiceRootModule,
     global: true,
     imports: [DiscoveryModule, TerminusModule, ...definition.imports],
-    controllers: runtime.mode === 'distributed' ? [HealthController, MetricsController, InternalQueryController] : [],
+    controllers:
+      runtime.mode === 'distributed' ? [HealthController, MetricsController, InternalQueryController] : [],
     providers: [
       { provide: RUNTIME, useValue: runtime },
       { provide: SERVICE_NAME, useValue: definition.name },
@@ -127,12 +136,17 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
       ...(commands ? [CommandBus] : []),
     ],
   };
-  const app = await NestFactory.create(root, { logger: new PinoNestLogger(runtime.logger(definition.name)), abortOnError: false });
+  const app = await NestFactory.create(root, {
+    logger: new PinoNestLogger(runtime.logger(definition.name)),
+    abortOnError: false,
+  });
   app.connectMicroservice({ strategy: server });
   app.get(HandlerRegistrar).registerOn(server, definition.name);
   await app.startAllMicroservices();
   relay.start();
-  const stopLagSampling = runtime.kafka ? sampleConsumerLag(runtime.kafka, groupIdFor(definition.name, runtime.kafka)) : null;
+  const stopLagSampling = runtime.kafka
+    ? sampleConsumerLag(runtime.kafka, groupIdFor(definition.name, runtime.kafka))
+    : null;
   if (runtime.mode === 'distributed') {
     await app.listen(config.HEALTH_PORT, '0.0.0.0');
   } else {

@@ -9,7 +9,9 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
   if (exporter === 'none' || env.OTEL_SDK_DISABLED === 'true') {
     return false;
   }
-  return exporter === 'otlp' || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  return (
+    exporter === 'otlp' || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+  );
 }
 
 /**

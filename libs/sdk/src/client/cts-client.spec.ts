@@ -53,7 +53,13 @@ const endpoints: [string, (c: CtsClient) => Promise<unknown>, string, string, un
   ],
   ['ownSpendPolicy', (c) => c.ownSpendPolicy(), 'GET', '/v1/accounts/me/spend-policy', undefined],
   ['agentTransaction', (c) => c.agentTransaction('atx_1'), 'GET', '/v1/agents/transactions/atx_1', undefined],
-  ['agentTransactions', (c) => c.agentTransactions('acct_1'), 'GET', '/v1/agents/acct_1/transactions', undefined],
+  [
+    'agentTransactions',
+    (c) => c.agentTransactions('acct_1'),
+    'GET',
+    '/v1/agents/acct_1/transactions',
+    undefined,
+  ],
   ['approve', (c) => c.approve('atx_1'), 'POST', '/v1/agents/transactions/atx_1/approve', undefined],
   ['reject', (c) => c.reject('atx_1'), 'POST', '/v1/agents/transactions/atx_1/reject', undefined],
   [
@@ -210,7 +216,9 @@ describe('CtsClient endpoints', () => {
   it("encodes an agent's transaction list filters and leaves out the unset ones", async () => {
     await client.agentTransactions('acct_1', { limit: 2, starting_after: 'atx_9', status: 'approved' });
     await client.agentTransactions('acct_1', { status: 'pending_approval' });
-    expect(server.requests[0].url).toBe('/v1/agents/acct_1/transactions?limit=2&starting_after=atx_9&status=approved');
+    expect(server.requests[0].url).toBe(
+      '/v1/agents/acct_1/transactions?limit=2&starting_after=atx_9&status=approved',
+    );
     expect(server.requests[1].url).toBe('/v1/agents/acct_1/transactions?status=pending_approval');
   });
 

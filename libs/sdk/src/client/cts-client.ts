@@ -92,7 +92,9 @@ export class CtsClient {
       method: 'GET',
       path: '/v1/accounts/me/balances',
       query: { include: query.include },
-      ...(query.decryptionProof === undefined ? {} : { headers: { 'X-Decryption-Proof': query.decryptionProof } }),
+      ...(query.decryptionProof === undefined
+        ? {}
+        : { headers: { 'X-Decryption-Proof': query.decryptionProof } }),
     });
   }
 
@@ -139,7 +141,10 @@ export class CtsClient {
   }
 
   /** An agent's held transactions, newest first: for its owner, or the agent itself. */
-  agentTransactions(agentAccountId: string, query: ListAgentTransactionsQuery = {}): Promise<AgentTransactionList> {
+  agentTransactions(
+    agentAccountId: string,
+    query: ListAgentTransactionsQuery = {},
+  ): Promise<AgentTransactionList> {
     const path = `/v1/agents/${segment(agentAccountId)}/transactions`;
     return this.body({ method: 'GET', path, query: { ...query } });
   }

@@ -59,7 +59,9 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(secret, body, serviceHeaders(), weaker)).toBe(true);
     expect(verifyWebhookSignature(secret, body, serviceHeaders(otherSecret), weaker)).toBe(false);
     expect(verifyWebhookSignature(secret, `${body} `, serviceHeaders(), weaker)).toBe(false);
-    const rotating = { 'x-service-signature': `${serviceSignature(otherSecret, body)} ${serviceSignature(secret, body)}` };
+    const rotating = {
+      'x-service-signature': `${serviceSignature(otherSecret, body)} ${serviceSignature(secret, body)}`,
+    };
     expect(verifyWebhookSignature(secret, body, rotating, weaker)).toBe(true);
   });
 
@@ -93,7 +95,9 @@ describe('verifyWebhookSignature', () => {
 
   it('refuses a tampered body under either scheme', () => {
     const tampered = body.replace('@alice', '@mallory');
-    expect(verifyWebhookSignature(secret, tampered, serviceHeaders(), { allowServiceSignatureOnly: true })).toBe(false);
+    expect(
+      verifyWebhookSignature(secret, tampered, serviceHeaders(), { allowServiceSignatureOnly: true }),
+    ).toBe(false);
     expect(verifyWebhookSignature(secret, tampered, standardHeaders(), at(timestamp))).toBe(false);
   });
 
@@ -171,9 +175,13 @@ describe('verifyWebhookSignature', () => {
   it('lets the timestamped Standard Webhooks signature decide when it is present', () => {
     const wrongStandard = standardHeaders(otherSecret);
     expect(failureOf({ ...serviceHeaders(), ...wrongStandard })).toBe('invalid_signature');
-    expect(failureOf({ ...serviceHeaders(), ...standardHeaders() }, at(timestamp + 3600))).toBe('timestamp_out_of_tolerance');
+    expect(failureOf({ ...serviceHeaders(), ...standardHeaders() }, at(timestamp + 3600))).toBe(
+      'timestamp_out_of_tolerance',
+    );
     const options = { ...at(timestamp + 3600), allowServiceSignatureOnly: true };
-    expect(verifyWebhookSignature(secret, body, { ...serviceHeaders(), ...standardHeaders() }, options)).toBe(false);
+    expect(verifyWebhookSignature(secret, body, { ...serviceHeaders(), ...standardHeaders() }, options)).toBe(
+      false,
+    );
   });
 
   it('refuses an incomplete set of Standard Webhooks headers, even next to a valid X-Service-Signature', () => {

@@ -9,7 +9,10 @@ async function main() {
   const [url, schema] = process.argv.slice(2);
   const dataSource = createServiceDataSource({ schema, url, entities: [], migrations: [] });
   await dataSource.initialize();
-  const kafka = new KafkaPublisher({ brokers: parseBrokers(process.env.KAFKA_BROKERS), clientId: 'relay-then-die' });
+  const kafka = new KafkaPublisher({
+    brokers: parseBrokers(process.env.KAFKA_BROKERS),
+    clientId: 'relay-then-die',
+  });
   const dying = {
     async publish(messages) {
       await kafka.publish(messages);

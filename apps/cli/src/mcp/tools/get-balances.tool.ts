@@ -27,7 +27,10 @@ export function registerGetBalancesTool(server: McpServer, session: AgentSession
         const { balances } = await session.client.balances();
         return structured({
           // Only these two fields, whatever else the API adds: an amount must never reach the model.
-          balances: balances.map((entry) => ({ asset: entry.asset, has_balance: entry.has_balance === true })),
+          balances: balances.map((entry) => ({
+            asset: entry.asset,
+            has_balance: entry.has_balance === true,
+          })),
           note: NOTE,
         });
       }),

@@ -14,9 +14,15 @@ const StatusOutput = {
   message: z.string(),
   to: z.string(),
   asset: z.string(),
-  transfer_id: z.string().nullable().describe('The transfer; for a held transaction, set once approved and settled'),
+  transfer_id: z
+    .string()
+    .nullable()
+    .describe('The transfer; for a held transaction, set once approved and settled'),
   transaction_id: z.string().optional(),
-  transfer_status: z.enum(['pending', 'confirmed', 'failed']).optional().describe('For an approved held transaction: its transfer'),
+  transfer_status: z
+    .enum(['pending', 'confirmed', 'failed'])
+    .optional()
+    .describe('For an approved held transaction: its transfer'),
   created_at: z.string().optional(),
   confirmed_at: z.string().nullable().optional(),
   requested_at: z.string().optional(),
@@ -26,10 +32,12 @@ const StatusOutput = {
 };
 
 const HELD_MESSAGES: Record<string, string> = {
-  pending_approval: 'Waiting for the owner to approve or reject it; nothing has moved. Check again later; do not pay again.',
+  pending_approval:
+    'Waiting for the owner to approve or reject it; nothing has moved. Check again later; do not pay again.',
   approved: 'The owner approved it: the payment was made as transfer_id.',
   rejected: 'The owner rejected it: nothing moved. Do not retry the same payment unless the owner asks.',
-  expired: 'Nobody decided within the approval window: it expired and nothing moved. Pay again (new idempotency_key) only if still needed.',
+  expired:
+    'Nobody decided within the approval window: it expired and nothing moved. Pay again (new idempotency_key) only if still needed.',
   failed: 'The owner approved it but the transfer could not settle: nothing moved.',
 };
 
@@ -61,7 +69,10 @@ export function registerGetPaymentStatusTool(server: McpServer, session: AgentSe
         payment_id: z
           .string()
           .trim()
-          .regex(/^(tr|atx)_[0-9a-z]{1,60}$/, 'a transfer_id (tr_…) or a transaction_id (atx_…) returned by pay')
+          .regex(
+            /^(tr|atx)_[0-9a-z]{1,60}$/,
+            'a transfer_id (tr_…) or a transaction_id (atx_…) returned by pay',
+          )
           .describe('A transfer_id (tr_…) or a transaction_id (atx_…) returned by pay'),
       },
       outputSchema: StatusOutput,
@@ -79,7 +90,9 @@ export function registerGetPaymentStatusTool(server: McpServer, session: AgentSe
 }
 
 async function heldView(held: AgentTransaction, session: AgentSession) {
-  const transferStatus = held.transfer_id ? (await session.client.transfer(held.transfer_id)).status : undefined;
+  const transferStatus = held.transfer_id
+    ? (await session.client.transfer(held.transfer_id)).status
+    : undefined;
   return {
     kind: 'held_transaction',
     status: held.status,

@@ -14,8 +14,13 @@ const PolicyOutput = {
   assets: z.array(z.string()).describe('Assets the agent may pay with'),
   active_hours: z.string().nullable().describe('"HH:MM-HH:MM" in `timezone`; null: any hour'),
   timezone: z.string(),
-  hitl_threshold_usdc: z.number().nullable().describe("A payment above it waits for the owner's approval; null: never"),
-  approval_window_minutes: z.number().describe('How long a held payment waits for a decision before it expires'),
+  hitl_threshold_usdc: z
+    .number()
+    .nullable()
+    .describe("A payment above it waits for the owner's approval; null: never"),
+  approval_window_minutes: z
+    .number()
+    .describe('How long a held payment waits for a decision before it expires'),
   updated_at: z.string(),
   summary: z.string().describe('The same rules in words'),
 };

@@ -30,7 +30,10 @@ export function registerListPaymentsTool(server: McpServer, session: AgentSessio
         "This agent's recent transfers, newest first (sent and received, without amounts: they are encrypted and this agent's key cannot read them), and the payments still waiting for the owner's approval. Use it to check whether a payment was already made before paying again.",
       inputSchema: {
         limit: z.number().int().min(1).max(50).default(10).describe('How many transfers, 1..50 (default 10)'),
-        status: z.enum(['pending', 'confirmed', 'failed']).optional().describe('Only transfers in this state'),
+        status: z
+          .enum(['pending', 'confirmed', 'failed'])
+          .optional()
+          .describe('Only transfers in this state'),
       },
       outputSchema: {
         payments: z.array(Payment),

@@ -16,19 +16,27 @@ const PayInput = {
     .trim()
     .min(1)
     .max(256)
-    .describe('Recipient: an @handle (e.g. "@acme"), a verified domain (e.g. "shop.example.com") or an on-chain address'),
+    .describe(
+      'Recipient: an @handle (e.g. "@acme"), a verified domain (e.g. "shop.example.com") or an on-chain address',
+    ),
   amount: z
     .union([
       z.string().regex(AMOUNT, 'must be a decimal string greater than zero, such as "12.50"'),
       // A model may send a JSON number: taken as its shortest decimal form, checked like a string.
-      z.number().positive().transform((n, ctx) => {
-        const text = String(n);
-        if (!AMOUNT.test(text)) {
-          ctx.addIssue({ code: 'custom', message: 'must be a plain decimal greater than zero, such as "12.50"' });
-          return z.NEVER;
-        }
-        return text;
-      }),
+      z
+        .number()
+        .positive()
+        .transform((n, ctx) => {
+          const text = String(n);
+          if (!AMOUNT.test(text)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: 'must be a plain decimal greater than zero, such as "12.50"',
+            });
+            return z.NEVER;
+          }
+          return text;
+        }),
     ])
     .describe('Decimal string greater than zero, e.g. "12.50"; at most 6 decimals for USDC, 9 for SOL'),
   asset: z.enum(['USDC', 'SOL']).describe('The asset to pay with'),
@@ -51,18 +59,25 @@ const PayOutput = {
   message: z.string().describe('What happened and what to do next, in words'),
   to: z.string(),
   asset: z.string(),
-  idempotency_key: z.string().describe('The key this payment was sent with: reuse it to retry this same payment'),
+  idempotency_key: z
+    .string()
+    .describe('The key this payment was sent with: reuse it to retry this same payment'),
   transfer_id: z.string().optional().describe('For confirmed, pending and failed payments'),
   transaction_id: z.string().optional().describe('For pending_approval: follow it with get_payment_status'),
   expires_at: z.string().optional().describe('For pending_approval: the owner must decide before this time'),
-  reason: z.string().optional().describe('For refused: the policy rule (e.g. per_transaction_limit_exceeded); for error: the error code'),
+  reason: z
+    .string()
+    .optional()
+    .describe(
+      'For refused: the policy rule (e.g. per_transaction_limit_exceeded); for error: the error code',
+    ),
 };
 
 const DESCRIPTION = [
   "Pay `amount` of `asset` from this agent's wallet to `to`. The payment is confidential: the amount is encrypted on the ledger.",
   "Every payment is checked against the agent's spend policy (see get_policy). The result's status says what happened:",
   '- "confirmed" (or "pending" while settling) with a transfer_id: the money moved;',
-  "- \"pending_approval\" with a transaction_id and expires_at: the amount is above the owner's approval threshold, nothing has moved yet; check later with get_payment_status and do NOT pay again;",
+  '- "pending_approval" with a transaction_id and expires_at: the amount is above the owner\'s approval threshold, nothing has moved yet; check later with get_payment_status and do NOT pay again;',
   '- "refused" with a reason: the policy forbids this payment (e.g. "above the per-transaction limit of 25 USDC"); change the payment to fit the policy instead of retrying it unchanged;',
   '- "error": it was not done (e.g. insufficient balance, unknown recipient); the message says what to do.',
   'Always pass an idempotency_key; when you retry this payment for any reason (timeout, error, restart), pass the same idempotency_key again: the money then moves only once.',
@@ -76,7 +91,12 @@ export function registerPayTool(server: McpServer, session: AgentSession): void 
       description: DESCRIPTION,
       inputSchema: PayInput,
       outputSchema: PayOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     async ({ to, amount, asset, memo, idempotency_key }) => {
       const idempotencyKey = idempotency_key ?? randomUUID();
@@ -127,7 +147,12 @@ async function failed(
     const reason = error.reason ?? 'policy_violation';
     const words = explainRefusal(reason, base, await session.policyOrNull());
     return structured(
-      { ...base, status: 'refused', reason, message: `Refused by the spend policy: ${words}. Nothing moved.` },
+      {
+        ...base,
+        status: 'refused',
+        reason,
+        message: `Refused by the spend policy: ${words}. Nothing moved.`,
+      },
       { isError: true },
     );
   }
