@@ -8,7 +8,11 @@ import { http, type HttpResponse, uniqueHandle } from './support/http';
 const AMOUNT = '1234.567891';
 const NEEDLES = ['1234.567891', '1234567891'];
 
-const found = (haystack: string) => NEEDLES.filter((needle) => haystack.includes(needle));
+// Alice's balance after the transfer: only the client (which proved it) may hold it in plaintext.
+const BALANCE = '3765.432109';
+const BALANCE_NEEDLES = ['3765.432109', '3765432109'];
+
+const found = (haystack: string, needles = NEEDLES) => needles.filter((needle) => haystack.includes(needle));
 
 async function allKafkaMessages(brokers: string[]): Promise<string[]> {
   const kafka = new Kafka({ clientId: 'confidentiality-scan', brokers, logLevel: logLevel.NOTHING });
@@ -66,7 +70,8 @@ describe('confidentiality: a transfer amount appears in plaintext nowhere the se
   const responses: HttpResponse[] = [];
 
   beforeAll(async () => {
-    running = await startDistributedStack({ env: { LOG_LEVEL: 'debug' } });
+    // Reads over Kafka (no direct query path), so every command and reply crosses the scanned topics.
+    running = await startDistributedStack({ env: { LOG_LEVEL: 'debug', SERVICE_QUERY_URLS: '' } });
   }, 120_000);
 
   afterAll(async () => {
@@ -109,19 +114,24 @@ describe('confidentiality: a transfer amount appears in plaintext nowhere the se
     await call('GET', '/v1/transfers', { token: bob.api_keys.test.secret });
     await call('GET', '/v1/api-keys', { token });
     const balances = await call('GET', '/v1/accounts/me/balances?include=ciphertext', { token });
+    expect(balances.body).toMatchObject({
+      balances: expect.arrayContaining([
+        expect.objectContaining({ asset: 'USDC', has_balance: true }),
+      ]) as unknown,
+    });
     const usdc = (
       balances.body as { balances: { asset: string; ciphertext: string; decryptable_balance: string }[] }
     ).balances[0];
     const proof = createDecryptionProof(alice.decryption_key, [
       { asset: 'USDC', ciphertext: usdc?.ciphertext ?? '', decryptableBalance: usdc?.decryptable_balance },
     ]);
-    expect(
-      (await call('GET', `/v1/accounts/me/balances?decryption_proof=${encodeURIComponent(proof)}`, { token }))
-        .body,
-    ).toMatchObject({
-      balances: expect.arrayContaining([
-        { asset: 'USDC', has_balance: true, amount: '3765.432109' },
-      ]) as unknown,
+    // As the SDK sends it: in the X-Decryption-Proof header (proxies log URLs).
+    const proven = await http(baseUrl, 'GET', '/v1/accounts/me/balances', {
+      token,
+      headers: { 'x-decryption-proof': proof },
+    });
+    expect(proven.body).toMatchObject({
+      balances: expect.arrayContaining([{ asset: 'USDC', has_balance: true, amount: BALANCE }]) as unknown,
     });
 
     const kafka = await allKafkaMessages((running.env.KAFKA_BROKERS ?? '').split(','));
@@ -137,5 +147,14 @@ describe('confidentiality: a transfer amount appears in plaintext nowhere the se
       ...running.output.map((line) => ['log', line] as const),
     ].filter(([, text]) => found(text).length > 0);
     expect(leaks).toEqual([]);
+
+    // The proof names the amount, and the reply carries it: neither in the clear on any topic.
+    expect(kafka.some((message) => message.includes('transfer.balances'))).toBe(true);
+    const balanceLeaks = [
+      ...kafka.map((m) => ['kafka', m] as const),
+      ...rows.map((r) => ['row', r] as const),
+      ...running.output.map((line) => ['log', line] as const),
+    ].filter(([, text]) => found(text, [...BALANCE_NEEDLES, proof]).length > 0);
+    expect(balanceLeaks).toEqual([]);
   }, 120_000);
 });

@@ -1,16 +1,20 @@
 import { Get, Headers, Query } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { GetBalances } from '@cts/contracts';
+import { type BalanceEntry, GetBalances, type SealedBalanceEntry } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
+import { AmountSealer } from '../transfers/amount-sealer';
 import { BalancesQuery, BalancesSchema } from './balances.schemas';
 
 @V1Controller('accounts', 'accounts')
 export class BalancesController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly sealer: AmountSealer,
+  ) {}
 
   @Get('me/balances')
   @ApiOperation({
@@ -31,17 +35,24 @@ export class BalancesController {
   ) {
     const { account_id, environment } = caller.principal;
     const proof = query.decryption_proof ?? proofHeader ?? null;
-    return unwrap(
+    const { balances } = unwrap(
       await this.commands.send(
         GetBalances,
         {
           account_id,
           environment,
           include_ciphertext: query.include === 'ciphertext',
-          decryption_proof: proof,
+          sealed_decryption_proof: proof === null ? null : this.sealer.sealDecryptionProof(account_id, proof),
         },
         caller.context,
       ),
     );
+    return { balances: balances.map((entry) => this.opened(account_id, entry)) };
+  }
+
+  private opened(accountId: string, { sealed_amount, ...entry }: SealedBalanceEntry): BalanceEntry {
+    return sealed_amount === undefined
+      ? entry
+      : { ...entry, amount: this.sealer.openBalance(accountId, entry.asset, sealed_amount) };
   }
 }

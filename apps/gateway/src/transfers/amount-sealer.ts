@@ -3,10 +3,21 @@ import {
   amountSealingContext,
   ASSET_DECIMALS,
   type AssetCode,
+  balanceSealingContext,
+  decryptionProofSealingContext,
   DomainError,
   memoSealingContext,
 } from '@cts/contracts';
-import { parseAmount, parseSealingKey, seal, sealAmount, type SealingKey, utf8Encode } from '@cts/crypto';
+import {
+  formatAmount,
+  parseAmount,
+  parseSealingKey,
+  seal,
+  sealAmount,
+  type SealingKey,
+  unsealAmount,
+  utf8Encode,
+} from '@cts/crypto';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings';
 
 const AMOUNT_PROBLEMS = {
@@ -18,7 +29,8 @@ const AMOUNT_PROBLEMS = {
 
 /**
  * The only place a plaintext amount exists in the gateway: parsed from the request and sealed at
- * once (ARCHITECTURE §4), bound to the spending account, before anything goes on a topic.
+ * once (ARCHITECTURE §4), bound to the spending account, before anything goes on a topic; and a
+ * proven balance, opened only to answer the account that proved it.
  */
 @Injectable()
 export class AmountSealer {
@@ -41,6 +53,17 @@ export class AmountSealer {
 
   sealMemo(accountId: string, memo: string): string {
     return seal(this.sealingKey(), utf8Encode(memo), memoSealingContext(accountId));
+  }
+
+  /** The balances call's `decryption_proof` names the amounts: it crosses to transfer-service sealed. */
+  sealDecryptionProof(accountId: string, proof: string): string {
+    return seal(this.sealingKey(), utf8Encode(proof), decryptionProofSealingContext(accountId));
+  }
+
+  /** Opens a proven balance transfer-service sealed, for the response to the account itself. */
+  openBalance(accountId: string, asset: AssetCode, sealedAmount: string): string {
+    const baseUnits = unsealAmount(this.sealingKey(), sealedAmount, balanceSealingContext(accountId, asset));
+    return formatAmount(baseUnits, ASSET_DECIMALS[asset]);
   }
 
   private sealingKey(): SealingKey {

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   ASSET_DECIMALS,
   type AssetCode,
-  type BalanceEntry,
+  balanceSealingContext,
   contextFrom,
+  decryptionProofSealingContext,
   type Environment,
   type Envelope,
   fail,
@@ -13,12 +14,16 @@ import {
   type RequestOf,
   type ResponseOf,
   type Result,
+  type SealedBalanceEntry,
 } from '@cts/contracts';
 import {
   decodeBase64,
   encodeBase64,
-  formatAmount,
   parseDecryptionProofParam,
+  sealAmount,
+  type SealingKey,
+  unseal,
+  utf8Decode,
   verifyDecryptionProof,
 } from '@cts/crypto';
 import { Custody } from '@cts/custody';
@@ -27,6 +32,7 @@ import { CommandBus, OnCommand } from '@cts/messaging';
 import { address } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
+import { DATA_KEY } from '../sealing/data-key';
 import { kycAllowsMoney } from '../transfers/transfer.domain';
 
 type Balances = ResponseOf<typeof GetBalances>;
@@ -47,11 +53,12 @@ export class BalancesHandlers {
     private readonly custody: Custody,
     private readonly ledgers: Ledgers,
     private readonly locks: AccountLocks,
+    @Inject(DATA_KEY) private readonly dataKey: SealingKey,
   ) {}
 
   @OnCommand(GetBalances)
   async balances(message: Envelope<RequestOf<typeof GetBalances>>): Promise<Result<Balances>> {
-    const { account_id, environment, include_ciphertext, decryption_proof } = message.payload;
+    const { account_id, environment, include_ciphertext, sealed_decryption_proof } = message.payload;
     const account = await this.commands.send(GetAccount, { account_id, environment }, contextFrom(message));
     if (!account.ok) {
       return account;
@@ -59,6 +66,13 @@ export class BalancesHandlers {
     if (!kycAllowsMoney(account.value.kyc_status)) {
       return fail('kyc_required', 'Balances need a verified account (KYC)');
     }
+    // The proof and the proven amounts name the balance: they cross the wire only sealed.
+    const decryption_proof =
+      sealed_decryption_proof === null
+        ? null
+        : utf8Decode(
+            unseal(this.dataKey, sealed_decryption_proof, decryptionProofSealingContext(account_id)),
+          );
     const proofs = decryption_proof === null ? null : parseDecryptionProofParam(decryption_proof, decimalsOf);
     if (proofs && !proofs.ok) {
       return fail('decryption_proof_invalid', proofs.error.message, {
@@ -69,11 +83,11 @@ export class BalancesHandlers {
     const ledger = await this.ledgers.of(environment);
     const { ownerAddress, elgamalPubkey } = await this.custody.publicKeys(account_id, environment);
     const pubkey = decodeBase64(elgamalPubkey) ?? new Uint8Array();
-    const balances: BalanceEntry[] = [];
+    const balances: SealedBalanceEntry[] = [];
     for (const { code } of ledger.assets()) {
       const asset = code as AssetCode;
       const view = await this.currentView(ledger, account_id, environment, ownerAddress, asset);
-      const entry: BalanceEntry = {
+      const entry: SealedBalanceEntry = {
         asset,
         has_balance: await this.custody.hasNonZeroBalance(
           account_id,
@@ -104,7 +118,11 @@ export class BalancesHandlers {
             { param: 'decryption_proof' },
           );
         }
-        entry.amount = formatAmount(proof.amount, ASSET_DECIMALS[asset]);
+        entry.sealed_amount = sealAmount(
+          this.dataKey,
+          proof.amount,
+          balanceSealingContext(account_id, asset),
+        );
       }
       balances.push(entry);
     }

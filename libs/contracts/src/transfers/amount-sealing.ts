@@ -7,3 +7,10 @@ export const amountSealingContext = (accountId: string): string => `amount:${acc
 
 /** Associated data for a memo sealed with DATA_SEALING_KEY between the gateway and transfer-service. */
 export const memoSealingContext = (accountId: string): string => `memo:${accountId}`;
+
+/** Associated data for the balances call's `decryption_proof` (it names the amounts), sealed gateway → service. */
+export const decryptionProofSealingContext = (accountId: string): string => `decryption-proof:${accountId}`;
+
+/** Associated data for a proven balance sealed service → gateway: bound to the account and the asset. */
+export const balanceSealingContext = (accountId: string, asset: string): string =>
+  `balance:${accountId}:${asset}`;

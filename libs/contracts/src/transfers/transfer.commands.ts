@@ -84,16 +84,28 @@ export const ListTransfers = defineCommand(
   }),
 );
 
+/**
+ * A balance as it travels back to the gateway: a proven amount only sealed (`sealAmount` under
+ * DATA_SEALING_KEY with `balanceSealingContext(account_id, asset)`), never in plaintext.
+ */
+export const SealedBalanceEntry = BalanceEntry.omit({ amount: true }).extend({
+  sealed_amount: z.string().optional(),
+});
+export type SealedBalanceEntry = z.infer<typeof SealedBalanceEntry>;
+
 export const GetBalances = defineCommand(
   CommandTopics.transferBalances,
   z.object({
     account_id: z.string(),
     environment: Environment,
     include_ciphertext: z.boolean(),
-    /** The raw `decryption_proof` parameter, verified by transfer-service. */
-    decryption_proof: z.string().nullable(),
+    /**
+     * The raw `decryption_proof` (it names the amounts), sealed under DATA_SEALING_KEY with
+     * `decryptionProofSealingContext(account_id)`; verified by transfer-service.
+     */
+    sealed_decryption_proof: z.string().nullable(),
   }),
-  z.object({ balances: z.array(BalanceEntry) }),
+  z.object({ balances: z.array(SealedBalanceEntry) }),
 );
 
 export const FundTestAccount = defineCommand(
