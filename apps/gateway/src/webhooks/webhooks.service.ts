@@ -13,56 +13,51 @@ import { type CreateWebhookBody, type WebhookWithSecret } from './webhooks.schem
 export class WebhooksService {
   constructor(private readonly commands: CommandBus) {}
 
-  async create(
+  create(
     accountId: string,
     environment: Environment,
     body: CreateWebhookBody,
     context: MessageContext,
   ): Promise<WebhookWithSecret> {
-    const oneTimeSecret = generateElGamalSecret();
-    try {
-      const { encrypted_secret, ...webhook } = unwrap(
+    return receiveSecret(async (recipientKey) =>
+      unwrap(
         await this.commands.send(
           CreateWebhook,
-          {
-            account_id: accountId,
-            environment,
-            ...body,
-            recipient_key: encodeBase64(deriveElGamalPubkey(oneTimeSecret)),
-          },
+          { account_id: accountId, environment, ...body, recipient_key: recipientKey },
           context,
         ),
-      );
-      return { ...webhook, secret: decryptMemo(oneTimeSecret, encrypted_secret) };
-    } finally {
-      oneTimeSecret.fill(0);
-    }
+      ),
+    );
   }
 
   /** A new secret, shown once; the old one keeps signing beside it for 24 hours. */
-  async rotateSecret(
+  rotateSecret(
     accountId: string,
     environment: Environment,
     webhookId: string,
     context: MessageContext,
   ): Promise<WebhookWithSecret> {
-    const oneTimeSecret = generateElGamalSecret();
-    try {
-      const { encrypted_secret, ...webhook } = unwrap(
+    return receiveSecret(async (recipientKey) =>
+      unwrap(
         await this.commands.send(
           RotateWebhookSecret,
-          {
-            account_id: accountId,
-            environment,
-            webhook_id: webhookId,
-            recipient_key: encodeBase64(deriveElGamalPubkey(oneTimeSecret)),
-          },
+          { account_id: accountId, environment, webhook_id: webhookId, recipient_key: recipientKey },
           context,
         ),
-      );
-      return { ...webhook, secret: decryptMemo(oneTimeSecret, encrypted_secret) };
-    } finally {
-      oneTimeSecret.fill(0);
-    }
+      ),
+    );
+  }
+}
+
+/** Asks for a secret sealed to a one-time key, opens it, and wipes the key whatever happens. */
+async function receiveSecret<T extends { encrypted_secret: string }>(
+  request: (recipientKey: string) => Promise<T>,
+): Promise<Omit<T, 'encrypted_secret'> & { secret: string }> {
+  const oneTimeSecret = generateElGamalSecret();
+  try {
+    const { encrypted_secret, ...webhook } = await request(encodeBase64(deriveElGamalPubkey(oneTimeSecret)));
+    return { ...webhook, secret: decryptMemo(oneTimeSecret, encrypted_secret) };
+  } finally {
+    oneTimeSecret.fill(0);
   }
 }
