@@ -18,6 +18,10 @@ import { SolanaRpcLedger } from './solana-rpc-ledger';
 
 const USDC = 1_000_000n;
 
+// Confidential transfers build real proofs; with the WebAssembly engine on a loaded 2-core machine one takes
+// several seconds, beyond jest's default 5 s.
+jest.setTimeout(60_000);
+
 function confidential(view: LedgerAccountView): ConfidentialAccountView {
   if (!view.confidentialReady) {
     throw new Error(`${view.tokenAccount} is not confidential`);
