@@ -30,12 +30,39 @@ export function envelopeSchema<P extends z.ZodType>(payload: P) {
   return envelopeAround(payload) as unknown as ReturnType<typeof EnvelopeMeta.extend<{ payload: P }>>;
 }
 
+/**
+ * A command's envelope adds `deadline_at`: when (epoch ms) its first sender stops waiting for the
+ * answer. Every hop waits only for what is left of it, and a handler does not start a command whose
+ * deadline has passed. Optional: a command sent before deadlines existed has none. Events and replies
+ * never carry one.
+ */
+export const CommandEnvelopeMeta = EnvelopeMeta.extend({
+  deadline_at: z.number().int().nonnegative().optional(),
+});
+export type CommandEnvelopeMeta = z.infer<typeof CommandEnvelopeMeta>;
+export type CommandEnvelope<P = unknown> = CommandEnvelopeMeta & { payload: P };
+
+const commandEnvelopeAround = builtOnce((payload) => CommandEnvelopeMeta.extend({ payload }));
+
+/** The command envelope schema around a request's, built once per request schema. */
+export function commandEnvelopeSchema<P extends z.ZodType>(payload: P) {
+  return commandEnvelopeAround(payload) as unknown as ReturnType<
+    typeof CommandEnvelopeMeta.extend<{ payload: P }>
+  >;
+}
+
 /** Who caused a message and on whose behalf: carried from the HTTP request into every message. */
 export interface MessageContext {
   correlationId: string;
   causationId?: string | null;
   environment: Environment | null;
   accountId: string | null;
+  /**
+   * The deadline (epoch ms) commands sent in this context inherit: set from the command being
+   * handled. `null` asks for a fresh one (a compensation that must run even after the cause's
+   * deadline passed); undefined inherits whatever deadline the current handler runs under.
+   */
+  deadlineAt?: number | null;
 }
 
 export function createEnvelope<P>(
@@ -58,12 +85,16 @@ export function createEnvelope<P>(
   };
 }
 
-/** The context of a message caused by another one: same correlation, causation = the cause's id. */
-export function contextFrom(cause: EnvelopeMeta): MessageContext {
+/**
+ * The context of a message caused by another one: same correlation, causation = the cause's id, and
+ * a command's deadline (commands it causes must answer within it).
+ */
+export function contextFrom(cause: EnvelopeMeta & { deadline_at?: number }): MessageContext {
   return {
     correlationId: cause.correlation_id,
     causationId: cause.id,
     environment: cause.environment,
     accountId: cause.account_id,
+    ...(cause.deadline_at === undefined ? {} : { deadlineAt: cause.deadline_at }),
   };
 }

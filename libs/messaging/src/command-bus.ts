@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type ClientProxy } from '@nestjs/microservices';
 import {
   type CommandContract,
+  type CommandEnvelope,
   commandTopicOf,
   createEnvelope,
   envelopeSchema,
@@ -16,6 +17,12 @@ import {
 } from '@cts/contracts';
 import { firstValueFrom, timeout } from 'rxjs';
 import { z } from 'zod';
+import {
+  commandDeadline,
+  deadlineExceeded,
+  inheritedDeadline,
+  remainingMs,
+} from './deadline/command-deadline';
 import { commandRoundTrip } from './metrics/metrics';
 
 export const COMMAND_CLIENT = Symbol('COMMAND_CLIENT');
@@ -27,7 +34,10 @@ export const COMMAND_TIMEOUT_MS = Symbol('COMMAND_TIMEOUT_MS');
 /**
  * Sends a command and waits for its reply, over whichever transport the client proxy is. The
  * command goes on its service's command topic, its type in the envelope. The request is validated
- * before it leaves and the reply when it arrives (STYLE.md rule 4).
+ * before it leaves and the reply when it arrives (STYLE.md rule 4). The envelope carries the
+ * command's deadline (`deadline_at`): the sender's timeout for a first command, what is left of the
+ * handled command's for one sent by a handler; the bus waits until then and no longer, and does not
+ * send a command whose deadline has already passed.
  */
 @Injectable()
 export class CommandBus {
@@ -54,12 +64,23 @@ export class CommandBus {
     request: RequestOf<C>,
     context: MessageContext,
   ): Promise<Result<ResponseOf<C>>> {
-    const envelope = createEnvelope(contract.topic, contract.version, request, context);
+    const now = Date.now();
+    const deadlineAt = commandDeadline(now, this.timeoutMs, inheritedDeadline(context));
+    const waitMs = remainingMs(deadlineAt, now);
     const timer = commandRoundTrip.startTimer({ topic: contract.topic });
+    if (waitMs <= 0) {
+      timer({ outcome: 'deadline_exceeded' });
+      this.logger.warn(`${contract.topic} not sent: the deadline it inherits has passed`);
+      return deadlineExceeded(contract.topic, 'before it could be sent');
+    }
+    const envelope: CommandEnvelope<RequestOf<C>> = {
+      ...createEnvelope(contract.topic, contract.version, request, context),
+      deadline_at: deadlineAt,
+    };
     let raw: unknown;
     try {
       raw = await firstValueFrom(
-        this.client.send(commandTopicOf(contract.topic), envelope).pipe(timeout(this.timeoutMs)),
+        this.client.send(commandTopicOf(contract.topic), envelope).pipe(timeout(waitMs)),
       );
     } catch (error) {
       timer({ outcome: 'timeout' });
@@ -69,6 +90,7 @@ export class CommandBus {
       return fail(
         'service_unavailable',
         'The service did not answer in time; retry with the same Idempotency-Key',
+        { reason: 'deadline_exceeded' },
       );
     }
     const reply = envelopeSchema(resultSchema(contract.response)).safeParse(raw);

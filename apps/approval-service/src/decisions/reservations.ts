@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type MessageContext, ReleaseSpendReservation } from '@cts/contracts';
-import { CommandBus } from '@cts/messaging';
+import { CommandBus, withFreshDeadline } from '@cts/messaging';
 import { releasesReservation } from '../transactions/agent-transaction.domain';
 import {
   AgentTransactionRepository,
@@ -28,7 +28,8 @@ export class Reservations {
     const released = await this.commands.send(
       ReleaseSpendReservation,
       { reservation_id: tx.reservationId },
-      context,
+      // A compensation: not bound to the deadline of the decision that caused it.
+      withFreshDeadline(context),
     );
     if (!released.ok) {
       this.logger.warn(

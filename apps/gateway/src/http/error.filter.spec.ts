@@ -1,4 +1,5 @@
-import { contextFrom, CreateAccount, createEnvelope, EnvelopeMeta, ok } from '@cts/contracts';
+import { contextFrom, CreateAccount, createEnvelope, EnvelopeMeta, GetAccount, ok } from '@cts/contracts';
+import { deadlineExceeded } from '@cts/messaging';
 import request from 'supertest';
 import {
   bearer,
@@ -106,6 +107,30 @@ describe('errors over HTTP', () => {
       .expect(503);
 
     expect(res.body.error.code).toBe('service_unavailable');
+  });
+
+  it("gives a command the gateway's timeout as its deadline, and answers one that ran out with 503", async () => {
+    const bob = seedAccount(gateway.accounts, '@bob');
+    const deadlines: unknown[] = [];
+    gateway.bus.registerCommand(GetAccount.topic, (data) => {
+      deadlines.push((data as { deadline_at?: unknown }).deadline_at);
+      const reply = deadlineExceeded(GetAccount.topic, 'before account-service started it');
+      return Promise.resolve(
+        createEnvelope('account.get.reply', 1, reply, contextFrom(EnvelopeMeta.parse(data))),
+      );
+    });
+    const before = Date.now();
+
+    const res = await request(gateway.url)
+      .get('/v1/accounts/me')
+      .set(bearer(bob.keys.test.secret))
+      .expect(503);
+
+    expect(res.body.error).toMatchObject({ code: 'service_unavailable', reason: 'deadline_exceeded' });
+    const [deadline] = deadlines;
+    // The test gateway's COMMAND_TIMEOUT_MS is 2000.
+    expect(deadline).toBeGreaterThanOrEqual(before + 2_000);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 2_000);
   });
 });
 

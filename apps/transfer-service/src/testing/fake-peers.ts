@@ -7,7 +7,7 @@ import {
   ok,
   ReleaseSpendReservation,
   ResolveParties,
-  type Envelope,
+  type CommandEnvelope,
   type RequestOf,
   type ResponseOf,
   type Result,
@@ -20,7 +20,7 @@ import { type FakeResponder, serveCommand } from '@cts/testing';
  * (by handle or address), anything else that looks like an address is outside the service.
  */
 export class FakeAccountService {
-  readonly received: Envelope<RequestOf<typeof ResolveParties>>[] = [];
+  readonly received: CommandEnvelope<RequestOf<typeof ResolveParties>>[] = [];
   private readonly accounts = new Map<string, AccountParty>();
 
   constructor(bus: InProcessBus) {
@@ -61,8 +61,8 @@ type Evaluation = Result<ResponseOf<typeof EvaluateAgentSpend>>;
  * evaluations and releases (a release frees a reservation once).
  */
 export class FakeAgentPolicyService {
-  readonly evaluations: Envelope<RequestOf<typeof EvaluateAgentSpend>>[] = [];
-  readonly releases: Envelope<RequestOf<typeof ReleaseSpendReservation>>[] = [];
+  readonly evaluations: CommandEnvelope<RequestOf<typeof EvaluateAgentSpend>>[] = [];
+  readonly releases: CommandEnvelope<RequestOf<typeof ReleaseSpendReservation>>[] = [];
   decide: ((request: RequestOf<typeof EvaluateAgentSpend>) => Evaluation) | null = null;
 
   constructor(
@@ -102,7 +102,7 @@ export class FakeAgentPolicyService {
 
 /** approval-service: holds what it is asked to, answering the held transaction. */
 export class FakeApprovalService {
-  readonly holds: Envelope<RequestOf<typeof HoldAgentTransaction>>[] = [];
+  readonly holds: CommandEnvelope<RequestOf<typeof HoldAgentTransaction>>[] = [];
   respond: FakeResponder<typeof HoldAgentTransaction> | null = null;
 
   constructor(bus: InProcessBus) {

@@ -15,7 +15,7 @@ import {
   type Result,
 } from '@cts/contracts';
 import { Custody } from '@cts/custody';
-import { CommandBus } from '@cts/messaging';
+import { CommandBus, withFreshDeadline } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
 import { SERVICE_NAME } from '@cts/platform';
 import { type TransferRecord } from './transfer.domain';
@@ -73,10 +73,11 @@ export class AgentGate {
   }
 
   private async releaseReservation(transferId: string, context: MessageContext): Promise<void> {
+    // Nothing retries this release: it goes out even when the transfer's deadline has passed.
     const released = await this.commands.send(
       ReleaseSpendReservation,
       { reservation_id: transferId },
-      context,
+      withFreshDeadline(context),
     );
     if (!released.ok) {
       this.logger.warn(`could not release the spend reservation of ${transferId}: ${released.error.code}`);
@@ -131,7 +132,7 @@ export class AgentGate {
       context,
     );
     if (!held.ok) {
-      await this.commands.send(ReleaseSpendReservation, { reservation_id: transferId }, context);
+      await this.releaseReservation(transferId, context);
       return { outcome: 'stop', result: held };
     }
     return { outcome: 'stop', result: ok({ kind: 'held', transaction: held.value }) };

@@ -3,6 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { type Server } from '@nestjs/microservices';
 import {
   type CommandContract,
+  commandEnvelopeSchema,
   commandTopicOf,
   contextFrom,
   createEnvelope,
@@ -17,7 +18,13 @@ import {
   SpanKind,
 } from '@cts/contracts';
 import { randomUUID } from 'node:crypto';
-import { handledMessages } from '../metrics/metrics';
+import {
+  deadlineExceeded,
+  isExpired,
+  runUnderDeadline,
+  runWithoutDeadline,
+} from '../deadline/command-deadline';
+import { expiredCommands, handledMessages } from '../metrics/metrics';
 import { DeadLetters } from './dead-letters';
 import { isTransientFailure } from './transient-failure';
 import { COMMAND_HANDLER, EVENT_HANDLER } from './handler.decorators';
@@ -130,7 +137,7 @@ export class HandlerRegistrar {
     data: unknown,
     consumer: string,
   ): Promise<Envelope> {
-    const parsed = envelopeSchema(contract.request).safeParse(data);
+    const parsed = commandEnvelopeSchema(contract.request).safeParse(data);
     if (!parsed.success) {
       await this.deadLetters.send(contract.topic, consumer, data, parsed.error.message);
       return this.reply(
@@ -139,11 +146,24 @@ export class HandlerRegistrar {
         fail('invalid_message', `The ${contract.topic} message failed validation`),
       );
     }
+    const deadlineAt = parsed.data.deadline_at;
+    if (isExpired(deadlineAt, Date.now())) {
+      // Its sender has stopped waiting: starting now would only do work nobody gets the answer of.
+      this.logger.warn(`${consumer} did not start ${contract.topic} ${parsed.data.id}: its deadline passed`);
+      expiredCommands.inc({ service: consumer, type: contract.topic });
+      return this.reply(
+        contract,
+        parsed.data,
+        deadlineExceeded(contract.topic, `before ${consumer} started it`),
+      );
+    }
     return inSpan(
       `${consumer} ${contract.topic}`,
       { kind: SpanKind.SERVER, carrier: parsed.data.trace },
       async (span) => {
-        const result = await this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>);
+        const result = await runUnderDeadline(deadlineAt, () =>
+          this.run(contract.topic, () => method(parsed.data) as Promise<Result<unknown>>),
+        );
         span.setAttribute('cts.outcome', result.ok ? 'ok' : result.error.code);
         handledMessages.inc({ service: consumer, type: contract.topic });
         return this.reply(contract, parsed.data, result);
@@ -173,7 +193,7 @@ export class HandlerRegistrar {
     }
     // A transient failure propagates: the transport redelivers, and the handler's inbox makes that safe.
     await inSpan(`${consumer} ${meta.data.type}`, { kind: SpanKind.CONSUMER, carrier: meta.data.trace }, () =>
-      handler.method(parsed.data),
+      runWithoutDeadline(() => handler.method(parsed.data)),
     );
     handledMessages.inc({ service: consumer, type: meta.data.type });
   }

@@ -49,6 +49,17 @@ export const handledMessages = once(
     }),
 );
 
+export const expiredCommands = once(
+  'cts_commands_expired_total',
+  () =>
+    new Counter({
+      name: 'cts_commands_expired_total',
+      help: 'Commands a service did not start because their deadline had passed on arrival, by type',
+      labelNames: ['service', 'type'],
+      registers: [metricsRegistry],
+    }),
+);
+
 export const consumerLag = once(
   'cts_consumer_lag_messages',
   () =>
