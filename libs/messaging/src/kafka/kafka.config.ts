@@ -1,5 +1,9 @@
 import { type KafkaOptions } from '@nestjs/microservices';
 import { type logCreator, logLevel, Partitioners } from 'kafkajs';
+import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
+
+// Every Kafka client of the apps is configured here: fix kafkajs's idle timer loop before any connects.
+fixKafkajsIdleLoop();
 
 export interface KafkaSettings {
   brokers: string[];
