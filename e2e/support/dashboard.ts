@@ -24,9 +24,9 @@ export interface DashboardStack {
 
 /**
  * The one-process mode with its own data dir and port, an HTTPS webhook receiver whose test CA the
- * server trusts (NODE_EXTRA_CA_CERTS), the dashboard built, and Chromium.
+ * server trusts (NODE_EXTRA_CA_CERTS), the dashboard built, and Chromium. `env` adds settings.
  */
-export async function startDashboardStack(): Promise<DashboardStack> {
+export async function startDashboardStack(env: Record<string, string> = {}): Promise<DashboardStack> {
   execFileSync(process.execPath, [join(repoRoot, 'apps/dashboard-ui/build.mjs')], { stdio: 'pipe' });
   const dataDir = mkdtempSync(join(tmpdir(), 'cts-dashboard-'));
   const certificates = generateTestCertificates();
@@ -34,7 +34,11 @@ export async function startDashboardStack(): Promise<DashboardStack> {
   writeFileSync(caFile, certificates.ca);
   const receiver = await new HttpsReceiver(certificates).start();
   const [running, browser] = await Promise.all([
-    startOneProcessMode(dataDir, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: caFile }),
+    startOneProcessMode(dataDir, {
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      NODE_EXTRA_CA_CERTS: caFile,
+      ...env,
+    }),
     // Root (CI containers) cannot use Chromium's sandbox.
     chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] }),
   ]);

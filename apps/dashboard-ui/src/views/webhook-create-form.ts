@@ -1,7 +1,8 @@
-import { CtsApiError, WEBHOOK_EVENT_TYPES } from '@cts/sdk';
+import { CtsApiError } from '@cts/sdk';
 import { type ViewContext } from '../app/view';
 import { field, h, replaceChildren } from '../ui/dom';
 import { secretPanel } from './secret-panel';
+import { eventChoices } from './webhook-event-choices';
 
 /** `POST /v1/webhooks`: the signing secret comes back once and is shown with a copy button. */
 export function webhookCreateForm(
@@ -17,26 +18,15 @@ export function webhookCreateForm(
     url,
     'HTTPS only; the service refuses private and loopback addresses.',
   );
-  const boxes = WEBHOOK_EVENT_TYPES.map((event) =>
-    h('input', {
-      attrs: { type: 'checkbox', name: 'events', value: event },
-      checked: event.startsWith('transfer.'),
-    }),
-  );
-  const eventsError = h('p', { class: 'field-error', id: 'webhook-events-error', hidden: true });
+  const choices = eventChoices((event) => event.startsWith('transfer.'));
+  const eventsError = choices.error;
   const submit = h('button', { class: 'primary', attrs: { type: 'submit' } }, 'Subscribe');
   const form = h(
     'form',
     { class: 'inline-form', attrs: { novalidate: true, 'aria-labelledby': 'create-webhook-title' } },
     h('h2', { id: 'create-webhook-title' }, 'Add a subscription'),
     urlField.wrapper,
-    h(
-      'fieldset',
-      { class: 'field events', attrs: { 'aria-describedby': eventsError.id } },
-      h('legend', {}, 'Events'),
-      boxes.map((box) => h('label', { class: 'checkbox' }, box, ` ${box.value}`)),
-      eventsError,
-    ),
+    choices.fieldset,
     h('div', { class: 'actions' }, submit),
   );
   form.addEventListener('submit', (event) => {
@@ -45,7 +35,7 @@ export function webhookCreateForm(
     eventsError.hidden = true;
     url.removeAttribute('aria-invalid');
     submit.disabled = true;
-    const events = boxes.filter((box) => box.checked).map((box) => box.value);
+    const events = choices.selected();
     context.client
       .createWebhook({ url: url.value.trim(), events })
       .then((webhook) => {
