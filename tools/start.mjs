@@ -7,8 +7,17 @@ const compiled = await build();
 if (compiled > 0) console.log(`built ${compiled} changed file(s)`);
 
 const { loadConfig, createEmbeddedRuntime, adminTokenPath } = loadPlatform();
-const config = loadConfig();
-const runtime = await createEmbeddedRuntime(config);
+let config;
+let runtime;
+try {
+  config = loadConfig();
+  runtime = await createEmbeddedRuntime(config);
+} catch (error) {
+  // A configuration or data-directory problem whose message says what to do: no stack to read past.
+  if (!String(error?.code).startsWith('CTS_')) throw error;
+  console.error(`npm start: ${error.message}`);
+  process.exit(1);
+}
 const running = [];
 let stopping = false;
 

@@ -65,7 +65,8 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'cts'): 
     // reach its directory: this one we open for traversal, its parents are the user's to decide.
     const blocked = untraversableParents(dataDir);
     if (blocked.length > 0) {
-      throw new Error(rootDataDirAdvice(dataDir, blocked));
+      // The code marks a problem the message explains in full (npm start prints it without a stack).
+      throw Object.assign(new Error(rootDataDirAdvice(dataDir, blocked)), { code: 'CTS_DATA_DIR_UNUSABLE' });
     }
     chmodSync(dataDir, 0o711);
   }

@@ -67,7 +67,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = AppConfigSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
+    throw Object.assign(new Error(`Invalid configuration: ${problems}`), {
+      code: 'CTS_INVALID_CONFIGURATION',
+    });
   }
   return parsed.data;
 }
