@@ -4,7 +4,16 @@
 // bundled in; the package's `dependencies` (public npm packages) stay imports.
 // Usage: node libs/sdk/build.mjs [--types]   (`npm pack` in libs/sdk runs it with --types)
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -55,9 +64,9 @@ export async function buildSdkPackage({ types = false } = {}) {
   mkdirSync(SDK_DIST, { recursive: true });
   const node = { ...common, platform: 'node', target: 'node20', plugins: [workspacePlugin(nodeSubstitutes)] };
   await Promise.all([
-    esbuild.build({ ...node, format: 'cjs', outfile: join(SDK_DIST, 'index.cjs') }),
-    esbuild.build({ ...node, format: 'esm', outfile: join(SDK_DIST, 'index.mjs') }),
-    esbuild.build({
+    emit({ ...node, format: 'cjs', outfile: join(SDK_DIST, 'index.cjs') }),
+    emit({ ...node, format: 'esm', outfile: join(SDK_DIST, 'index.mjs') }),
+    emit({
       ...common,
       platform: 'browser',
       format: 'esm',
@@ -71,6 +80,19 @@ export async function buildSdkPackage({ types = false } = {}) {
   copyIfChanged(join(zkWeb, 'index_bg.wasm'), join(SDK_DIST, 'zk-sdk.wasm'));
   if (types) {
     buildTypes();
+  }
+}
+
+/**
+ * Writes a build's files only where their bytes changed, so an unchanged SDK keeps its mtimes and
+ * the dashboard, which bundles `browser.mjs`, is not rebuilt at every `npm start`.
+ */
+async function emit(options) {
+  const { outputFiles } = await esbuild.build({ ...options, write: false });
+  for (const file of outputFiles) {
+    if (!existsSync(file.path) || !readFileSync(file.path).equals(file.contents)) {
+      writeFileSync(file.path, file.contents);
+    }
   }
 }
 
