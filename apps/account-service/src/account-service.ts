@@ -10,6 +10,8 @@ export const accountService: ServiceDefinition = {
   entities: [AccountEntity, VerifiedDomainEntity, ApiKeyEntity],
   migrations,
   imports: [AccountsModule],
+  // Opening an account asks transfer-service and agent-policy-service for their halves.
+  sendsCommands: true,
 };
 
 export const start = (runtime: Runtime) => startService(accountService, runtime);

@@ -3,7 +3,6 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { COMMAND_CLIENT, COMMAND_TIMEOUT_MS, CommandBus, type CommandClient } from '@cts/messaging';
 import { CacheStore, READINESS_PROBES, type ReadinessProbe } from '@cts/platform';
 import { type Logger } from 'pino';
-import { AccountProvisioning } from './accounts/account-provisioning';
 import { AccountsController } from './accounts/accounts.controller';
 import { AgentAccountsService } from './agents/agent-accounts.service';
 import { AgentApiKeysController } from './agents/agent-api-keys.controller';
@@ -90,7 +89,6 @@ export class GatewayModule {
         ApiKeyUsage,
         ApiKeysService,
         AdminAccountsService,
-        AccountProvisioning,
         AmountSealer,
         AgentAccountsService,
         WebhooksService,

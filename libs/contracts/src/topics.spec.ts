@@ -21,7 +21,7 @@ describe('the topic map', () => {
     expect(serviceOf(type)).toBeDefined();
   });
 
-  it('provisions 5 command, 3 reply, 4 event and 5 dead-letter topics instead of ~100', () => {
+  it('provisions 5 command, 4 reply, 4 event and 5 dead-letter topics instead of ~100', () => {
     const names = allTopicSpecs().map((t) => t.name);
     expect(names).toEqual([
       'account.commands',
@@ -30,6 +30,7 @@ describe('the topic map', () => {
       'approval.commands',
       'webhook.commands',
       'gateway.replies',
+      'account-service.replies',
       'transfer-service.replies',
       'approval-service.replies',
       'account.events',

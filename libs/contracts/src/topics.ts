@@ -72,7 +72,7 @@ export const ServiceTopics = {
 export type ServiceName = keyof typeof ServiceTopics;
 
 /** The apps that send commands: each has one reply topic, shared by its replicas in one group. */
-export const CommandClients = ['gateway', 'transfer-service', 'approval-service'] as const;
+export const CommandClients = ['gateway', 'account-service', 'transfer-service', 'approval-service'] as const;
 
 /**
  * Commands that change nothing (reads). They need no ordering, so in the distributed mode they may

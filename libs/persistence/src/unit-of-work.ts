@@ -49,6 +49,18 @@ export class UnitOfWork {
   }
 
   /**
+   * The reply stored for a message this consumer already handled, or undefined. For a handler that
+   * calls other services before its `once`: a redelivery skips those calls when the work is done.
+   */
+  async recordedReply<T>(message: EnvelopeMeta, consumer: string): Promise<T | undefined> {
+    const rows: { reply: T | null }[] = await this.dataSource.query(
+      `SELECT reply FROM "${this.schema}"."inbox" WHERE message_id = $1 AND consumer = $2 AND reply IS NOT NULL`,
+      [message.id, consumer],
+    );
+    return rows[0]?.reply ?? undefined;
+  }
+
+  /**
    * Runs `work` once per message and consumer. A duplicate gets the first run's stored result
    * instead of a second effect; a concurrent duplicate waits on the inbox row's lock, then sees it.
    */

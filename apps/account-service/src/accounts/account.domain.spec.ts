@@ -1,4 +1,6 @@
 import {
+  agentHandle,
+  agentOwnerRefusal,
   type AccountState,
   canVerifyDomain,
   effectiveKycStatus,
@@ -92,5 +94,20 @@ describe('the KYC that governs an account', () => {
 
   it("is an account's own status when it is no agent", () => {
     expect(effectiveKycStatus(accountOf('personal', 'verified'), null)).toBe('verified');
+  });
+});
+
+describe('who may own a new agent', () => {
+  it('lets personal and business accounts own agents', () => {
+    expect(agentOwnerRefusal({ type: 'personal' })).toBeNull();
+    expect(agentOwnerRefusal({ type: 'business' })).toBeNull();
+  });
+
+  it('refuses an agent as the owner of another agent', () => {
+    expect(agentOwnerRefusal({ type: 'agent' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it("names an agent after its owner's handle", () => {
+    expect(agentHandle('@alice', 'shopper')).toBe('@alice/shopper');
   });
 });

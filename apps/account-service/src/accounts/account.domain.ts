@@ -4,7 +4,9 @@ import {
   ANY_HANDLE_PATTERN,
   DOMAIN_PATTERN,
   type Environment,
+  fail,
   type KycStatus,
+  type Result,
 } from '@cts/contracts';
 
 export interface AccountState {
@@ -71,3 +73,14 @@ export function parseRecipient(to: string): RecipientReference {
   }
   return DOMAIN_PATTERN.test(lower) ? { kind: 'domain', domain: lower } : { kind: 'invalid' };
 }
+
+/** Why `owner` may not own a new agent, or null when it may: only personal and business accounts do. */
+export function agentOwnerRefusal(owner: Pick<AccountState, 'type'>): Result<never> | null {
+  if (owner.type === 'agent') {
+    return fail('forbidden', 'An agent cannot create agents: only personal and business accounts own agents');
+  }
+  return null;
+}
+
+/** An agent's handle: its owner's handle and its name (`@alice/shopper`). */
+export const agentHandle = (ownerHandle: string, name: string): string => `${ownerHandle}/${name}`;

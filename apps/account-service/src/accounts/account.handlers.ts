@@ -1,15 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
-  AccountCreated,
   AccountKycChanged,
   AddVerifiedDomain,
   contextFrom,
-  CreateAccount,
   DomainError,
   type Envelope,
   fail,
   GetAccount,
-  newId,
   ok,
   type RequestOf,
   type ResponseOf,
@@ -18,9 +15,6 @@ import {
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
-import { ApiKeyRepository } from '../api-keys/api-key.repository';
-import { toApiKeyResource } from '../api-keys/api-key.domain';
 import { isUniqueViolation } from '@cts/persistence';
 import { canVerifyDomain, effectiveKycStatus, toAccountResource } from './account.domain';
 import { AccountRepository } from './account.repository';
@@ -30,55 +24,7 @@ export class AccountHandlers {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly accounts: AccountRepository,
-    private readonly apiKeys: ApiKeyRepository,
-    @Inject(SERVICE_NAME) private readonly consumer: string,
   ) {}
-
-  @OnCommand(CreateAccount)
-  async create(
-    message: Envelope<RequestOf<typeof CreateAccount>>,
-  ): Promise<Result<ResponseOf<typeof CreateAccount>>> {
-    const request = message.payload;
-    try {
-      const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
-        if (await this.accounts.handleExists(request.handle, tx.manager)) {
-          return fail('handle_taken', `${request.handle} is already taken`, { param: 'handle' });
-        }
-        const account = await this.accounts.insert(
-          {
-            id: request.account_id,
-            handle: request.handle,
-            type: request.type,
-            kycStatus: request.kyc_status,
-            ownerAccountId: request.owner_account_id,
-            addresses: { test: request.addresses.test ?? null, live: request.addresses.live ?? null },
-          },
-          tx.manager,
-        );
-        const keys = [];
-        for (const key of request.api_keys) {
-          keys.push(
-            await this.apiKeys.insert({ id: newId('key'), accountId: account.id, ...key }, tx.manager),
-          );
-        }
-        const resource = toAccountResource(account, null);
-        const { public_key: _address, ...created } = resource;
-        await tx.emit(
-          AccountCreated,
-          account.id,
-          { ...created, owner_account_id: account.ownerAccountId },
-          contextFrom(message),
-        );
-        return ok({ account: resource, api_keys: keys.map(toApiKeyResource) });
-      });
-      return value;
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        return fail('handle_taken', `${request.handle} is already taken`, { param: 'handle' });
-      }
-      throw error;
-    }
-  }
 
   @OnCommand(GetAccount)
   async get(message: Envelope<RequestOf<typeof GetAccount>>): Promise<Result<ResponseOf<typeof GetAccount>>> {

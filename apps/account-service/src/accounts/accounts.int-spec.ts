@@ -18,9 +18,11 @@ import {
   inProcessTestRuntime,
   type TestDatabase,
 } from '@cts/testing';
+import { decryptMemo, deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { start } from '../account-service';
+import { FAKE_DECRYPTION_KEY, FakeAgentPolicyService, FakeTransferService } from '../testing/fake-peers';
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 const context = { correlationId: 'req_test', environment: null, accountId: null };
@@ -29,6 +31,8 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
   let db: TestDatabase;
   let service: RunningApp;
   let runtime: ReturnType<typeof inProcessTestRuntime>;
+  let transfers: FakeTransferService;
+  let policies: FakeAgentPolicyService;
   const published: { type: string; account_id: string | null }[] = [];
 
   beforeAll(async () => {
@@ -38,6 +42,8 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
       published.push(data as { type: string; account_id: string | null });
       return Promise.resolve();
     });
+    transfers = new FakeTransferService(runtime.bus);
+    policies = new FakeAgentPolicyService(runtime.bus);
     service = await start(runtime);
   });
 
@@ -46,9 +52,16 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     await db.drop();
   });
 
+  const oneTimeSecret = generateElGamalSecret();
+  const recipient_key = encodeBase64(deriveElGamalPubkey(oneTimeSecret));
+  const count = async (sql: string): Promise<number> => {
+    const [row] = (await service.app.get(DataSource).query(sql)) as [{ count: number }];
+    return row.count;
+  };
+
   const newAccount = (handle: string) => ({
-    account_id: newId('acct'),
-    addresses: { test: `test-address-${handle}`, live: `live-address-${handle}` },
+    kind: 'account' as const,
+    recipient_key,
     handle,
     type: 'personal' as const,
     kyc_status: 'verified' as const,
@@ -91,19 +104,19 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
   it('gives a redelivered command its first reply and no second effect', async () => {
     const envelope = createEnvelope(
       CreateAccount.topic,
-      1,
+      CreateAccount.version,
       CreateAccount.request.parse(newAccount('@carol')),
       context,
     );
+    const provisionedBefore = transfers.received.length;
     const first = await runtime.bus.request(CreateAccount.topic, envelope);
     const second = await runtime.bus.request(CreateAccount.topic, envelope);
     expect((second as { payload: unknown }).payload).toEqual((first as { payload: unknown }).payload);
-    const [{ count }] = (await service.app
-      .get(DataSource)
-      .query(`SELECT count(*)::int AS count FROM accounts.accounts WHERE handle = '@carol'`)) as [
-      { count: number },
-    ];
-    expect(count).toBe(1);
+    expect(await count(`SELECT count(*)::int AS count FROM accounts.accounts WHERE handle = '@carol'`)).toBe(
+      1,
+    );
+    // The redelivery was answered from the inbox: no second set of custody keys.
+    expect(transfers.received.length - provisionedBefore).toBe(1);
   });
 
   it('authenticates a key by its hash until it is revoked', async () => {
@@ -198,7 +211,7 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     const ownerId = owner.value.account.account_id;
     const agent = await bus.send(
       CreateAccount,
-      { ...newAccount('@hank/bot'), type: 'agent', owner_account_id: ownerId, api_keys: [] },
+      { kind: 'agent', owner_account_id: ownerId, name: 'bot', spend_policy: {}, recipient_key },
       context,
     );
     if (!agent.ok) throw new Error('setup failed');
@@ -220,11 +233,140 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     ).toMatchObject({ ok: true, value: { name: 'more' } });
   });
 
+  it('provisions the ledger half itself and passes the decryption key back encrypted to the caller', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const created = await bus.send(CreateAccount, newAccount('@ivy'), context);
+    if (!created.ok) throw new Error(`setup failed: ${created.error.code}`);
+    const accountId = created.value.account.account_id;
+
+    const provisioning = transfers.received.at(-1);
+    expect(provisioning?.payload).toEqual({ account_id: accountId, recipient_key });
+    expect(created.value.account.public_key).toBe(`live-address-${accountId}`);
+    expect(created.value.agent).toBeNull();
+    expect(decryptMemo(oneTimeSecret, created.value.encrypted_decryption_key)).toBe(FAKE_DECRYPTION_KEY);
+    expect(JSON.stringify(created)).not.toContain(FAKE_DECRYPTION_KEY);
+  });
+
+  it('records no account when the ledger half fails', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    transfers.failNext = { ok: false, error: { code: 'service_unavailable', message: 'ledger down' } };
+
+    const created = await bus.send(CreateAccount, newAccount('@jack'), context);
+
+    expect(created).toMatchObject({ ok: false, error: { code: 'service_unavailable' } });
+    expect(await count(`SELECT count(*)::int AS count FROM accounts.accounts WHERE handle = '@jack'`)).toBe(
+      0,
+    );
+  });
+
+  it("creates an agent: its owner's handle and KYC, its policy at agent-policy-service, no key", async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const owner = await bus.send(CreateAccount, newAccount('@kate'), context);
+    if (!owner.ok) throw new Error('setup failed');
+    const ownerId = owner.value.account.account_id;
+
+    const agent = await bus.send(
+      CreateAccount,
+      { kind: 'agent', owner_account_id: ownerId, name: 'shopper', spend_policy: {}, recipient_key },
+      { ...context, environment: 'test' },
+    );
+
+    if (!agent.ok) throw new Error(`agent creation failed: ${agent.error.code}`);
+    expect(agent.value.account).toMatchObject({
+      handle: '@kate/shopper',
+      type: 'agent',
+      kyc_status: 'verified',
+    });
+    expect(agent.value.api_keys).toEqual([]);
+    expect(agent.value.agent).toMatchObject({
+      account_id: agent.value.account.account_id,
+      handle: '@kate/shopper',
+      owner_account_id: ownerId,
+    });
+    expect(policies.received.at(-1)?.payload).toMatchObject({
+      owner: { account_id: ownerId, handle: '@kate', type: 'personal' },
+      agent_account_id: agent.value.account.account_id,
+      addresses: {
+        test: `test-address-${agent.value.account.account_id}`,
+        live: `live-address-${agent.value.account.account_id}`,
+      },
+    });
+    // The command's environment reaches agent-policy-service, which answers in it.
+    expect(policies.received.at(-1)?.environment).toBe('test');
+    await eventually(() =>
+      expect(
+        published.some(
+          (e) => e.type === 'account.created' && e.account_id === agent.value.account.account_id,
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('refuses an agent as the owner of an agent before provisioning anything', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const owner = await bus.send(CreateAccount, newAccount('@liam'), context);
+    if (!owner.ok) throw new Error('setup failed');
+    const agent = await bus.send(
+      CreateAccount,
+      {
+        kind: 'agent',
+        owner_account_id: owner.value.account.account_id,
+        name: 'bot',
+        spend_policy: {},
+        recipient_key,
+      },
+      context,
+    );
+    if (!agent.ok) throw new Error('setup failed');
+    const provisionedBefore = transfers.received.length;
+
+    const nested = await bus.send(
+      CreateAccount,
+      {
+        kind: 'agent',
+        owner_account_id: agent.value.account.account_id,
+        name: 'sub',
+        spend_policy: {},
+        recipient_key,
+      },
+      context,
+    );
+
+    expect(nested).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(transfers.received).toHaveLength(provisionedBefore);
+  });
+
+  it("answers agent-policy-service's refusal of the policy and records no agent account", async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const owner = await bus.send(CreateAccount, newAccount('@mia'), context);
+    if (!owner.ok) throw new Error('setup failed');
+
+    const agent = await bus.send(
+      CreateAccount,
+      {
+        kind: 'agent',
+        owner_account_id: owner.value.account.account_id,
+        name: 'bot',
+        spend_policy: { invalid: true },
+        recipient_key,
+      },
+      context,
+    );
+
+    expect(agent).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_policy', param: 'spend_policy.daily_limit_usdc' },
+    });
+    expect(
+      await count(`SELECT count(*)::int AS count FROM accounts.accounts WHERE handle = '@mia/bot'`),
+    ).toBe(0);
+  });
+
   it('dead-letters an invalid command with the reason and replies invalid_message', async () => {
     const invalid = createEnvelope(
       CreateAccount.topic,
       1,
-      { handle: 'no-at-sign', type: 'personal', api_keys: [] },
+      { kind: 'account', handle: 'no-at-sign', type: 'personal', api_keys: [], recipient_key },
       context,
     );
     const reply = (await runtime.bus.request(CreateAccount.topic, invalid)) as { payload: unknown };

@@ -1,10 +1,4 @@
-import {
-  AddVerifiedDomain,
-  CreateAccount,
-  CreateApiKey,
-  ProvisionLedgerAccount,
-  SetKycStatus,
-} from '@cts/contracts';
+import { AddVerifiedDomain, CreateAccount, CreateApiKey, SetKycStatus } from '@cts/contracts';
 import request from 'supertest';
 import { type CreatedAccount } from './admin.schemas';
 import {
@@ -101,7 +95,7 @@ describe('admin API', () => {
     expect(me.body.account_id).toBe(res.body.account.account_id);
   });
 
-  it('sends account-service only the hashes and display prefixes of the new keys', async () => {
+  it('sends account-service one command, with only the hashes and display prefixes of the new keys', async () => {
     const res = await request(gateway.url)
       .post('/admin/v1/accounts')
       .set(admin)
@@ -111,9 +105,8 @@ describe('admin API', () => {
     const { api_keys: keys } = res.body as CreatedAccount;
     const [call] = gateway.accounts.calls(CreateAccount).slice(-1);
     expect(call.payload).toEqual({
-      account_id: res.body.account.account_id,
-      addresses: { test: `test-address-${res.body.account.account_id}`, live: res.body.account.public_key },
-      owner_account_id: null,
+      kind: 'account',
+      recipient_key: expect.any(String),
       handle: '@fred',
       type: 'personal',
       kyc_status: 'unverified',
@@ -135,16 +128,16 @@ describe('admin API', () => {
     expect(JSON.stringify(call)).not.toContain(keys.test.secret);
   });
 
-  it("opens the decryption key that transfer-service sent encrypted to this request's one-time key", async () => {
+  it("opens the decryption key that came back encrypted to this request's one-time key", async () => {
     const res = await request(gateway.url)
       .post('/admin/v1/accounts')
       .set(admin)
       .send({ handle: '@gina', type: 'personal' })
       .expect(201);
     expect(res.body.decryption_key).toBe(FAKE_DECRYPTION_KEY);
-    const provisioning = gateway.accounts.calls(ProvisionLedgerAccount).slice(-1)[0];
-    expect(provisioning.payload.account_id).toBe(res.body.account.account_id);
-    expect(provisioning.payload.recipient_key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    const [call] = gateway.accounts.calls(CreateAccount).slice(-1);
+    expect(call.payload.recipient_key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(JSON.stringify(call)).not.toContain(FAKE_DECRYPTION_KEY);
   });
 
   it('refuses to create an agent account (its owner creates it)', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type ApiKey, CreateAccount, type MessageContext } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
-import { AccountProvisioning } from '../accounts/account-provisioning';
+import { withOneTimeKey } from '../accounts/one-time-key';
 import { ApiKeysService, type IssuedApiKey } from '../api-keys/api-keys.service';
 import { type ApiKeyWithSecret } from '../api-keys/api-keys.schemas';
 import { unwrap } from '../http/result';
@@ -12,36 +12,31 @@ export class AdminAccountsService {
   constructor(
     private readonly commands: CommandBus,
     private readonly apiKeys: ApiKeysService,
-    private readonly provisioning: AccountProvisioning,
   ) {}
 
   /**
-   * Ledger accounts and custody keys first (transfer-service), then the account itself
-   * (account-service). The gateway makes both API key secrets; account-service receives only their
-   * hashes. A handle found taken at the second step leaves unused keys behind, never an account
-   * without a ledger.
+   * One command to account-service, which provisions the ledger accounts and custody keys
+   * (transfer-service) and then records the account. The gateway makes both API key secrets;
+   * account-service receives only their hashes. The `decryption_key` comes back encrypted to a
+   * one-time key of this request.
    */
-  async create(body: CreateAccountBody, context: MessageContext): Promise<CreatedAccount> {
-    const provisioned = await this.provisioning.provision(context);
+  create(body: CreateAccountBody, context: MessageContext): Promise<CreatedAccount> {
     const test = this.apiKeys.issue('Default test key', 'test');
     const live = this.apiKeys.issue('Default live key', 'live');
-    const created = unwrap(
-      await this.commands.send(
-        CreateAccount,
-        {
-          ...body,
-          account_id: provisioned.accountId,
-          addresses: provisioned.addresses,
-          api_keys: [test.key, live.key],
-        },
-        { ...context, accountId: provisioned.accountId },
-      ),
-    );
-    return {
-      account: created.account,
-      decryption_key: provisioned.decryptionKey,
-      api_keys: { test: reveal(created.api_keys, test), live: reveal(created.api_keys, live) },
-    };
+    return withOneTimeKey(async (recipientKey, open) => {
+      const created = unwrap(
+        await this.commands.send(
+          CreateAccount,
+          { kind: 'account', ...body, api_keys: [test.key, live.key], recipient_key: recipientKey },
+          context,
+        ),
+      );
+      return {
+        account: created.account,
+        decryption_key: open(created.encrypted_decryption_key),
+        api_keys: { test: reveal(created.api_keys, test), live: reveal(created.api_keys, live) },
+      };
+    });
   }
 }
 

@@ -1,66 +1,41 @@
 import { Injectable } from '@nestjs/common';
-import { type Agent, CreateAccount, CreateAgent, DomainError, GetAccount, ListAgents } from '@cts/contracts';
+import { type Agent, CreateAccount, DomainError, GetAccount, ListAgents } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
-import { AccountProvisioning } from '../accounts/account-provisioning';
+import { withOneTimeKey } from '../accounts/one-time-key';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { type CreateAgentBody } from './agents.schemas';
 
 /**
- * Creating an agent goes through the same path as any account (ledger accounts and custody first),
- * then the agent and its policy (agent-policy-service validates it and the name), then the account
- * itself. The agent gets no API key here: its owner provisions them (`POST /v1/agents/{id}/api-keys`).
+ * Creating an agent is account creation (one command to account-service, which provisions the ledger
+ * accounts, has agent-policy-service validate and record the agent and its policy, then records the
+ * account). The agent gets no API key here: its owner provisions them (`POST /v1/agents/{id}/api-keys`).
  * The owner receives the agent's `decryption_key`, once, to read the agent's balances and amounts.
  */
 @Injectable()
 export class AgentAccountsService {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly provisioning: AccountProvisioning,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
-  async create(caller: Caller, body: CreateAgentBody): Promise<Agent & { decryption_key: string }> {
-    const { account_id, environment } = caller.principal;
-    const owner = unwrap(await this.commands.send(GetAccount, { account_id, environment }, caller.context));
-    if (owner.type === 'agent') {
-      throw new DomainError(
-        'forbidden',
-        'An agent cannot create agents: only personal and business accounts own agents',
+  create(caller: Caller, body: CreateAgentBody): Promise<Agent & { decryption_key: string }> {
+    return withOneTimeKey(async (recipientKey, open) => {
+      const created = unwrap(
+        await this.commands.send(
+          CreateAccount,
+          {
+            kind: 'agent',
+            owner_account_id: caller.principal.account_id,
+            name: body.name,
+            spend_policy: body.spend_policy,
+            recipient_key: recipientKey,
+          },
+          caller.context,
+        ),
       );
-    }
-    const provisioned = await this.provisioning.provision(caller.context);
-    const handle = `${owner.handle}/${body.name}`;
-    const agent = unwrap(
-      await this.commands.send(
-        CreateAgent,
-        {
-          owner: { account_id, handle: owner.handle, type: owner.type },
-          agent_account_id: provisioned.accountId,
-          name: body.name,
-          handle,
-          addresses: provisioned.addresses,
-          spend_policy: body.spend_policy,
-        },
-        caller.context,
-      ),
-    );
-    unwrap(
-      await this.commands.send(
-        CreateAccount,
-        {
-          account_id: provisioned.accountId,
-          handle,
-          type: 'agent',
-          // The agent acts under its owner's identity checks.
-          kyc_status: owner.kyc_status,
-          owner_account_id: account_id,
-          addresses: provisioned.addresses,
-          api_keys: [],
-        },
-        caller.context,
-      ),
-    );
-    return { ...agent, decryption_key: provisioned.decryptionKey };
+      if (!created.agent) {
+        throw new Error('account-service created an agent account without its agent');
+      }
+      return { ...created.agent, decryption_key: open(created.encrypted_decryption_key) };
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { contextFrom, CreateAccount, createEnvelope, EnvelopeMeta, GetAccount, ok } from '@cts/contracts';
+import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { deadlineExceeded } from '@cts/messaging';
 import request from 'supertest';
 import {
@@ -62,16 +63,18 @@ describe('errors over HTTP', () => {
 
   it('answers an unexpected failure with a generic 500 and logs it under an error id', async () => {
     // A reply the gateway cannot use (no keys): an internal fault, not the client's.
-    gateway.bus.registerCommand(CreateAccount.topic, (data) =>
-      Promise.resolve(
+    gateway.bus.registerCommand(CreateAccount.topic, (data) => {
+      const { recipient_key } = (data as { payload: { recipient_key: string } }).payload;
+      const decryptionKey = encryptMemoFor(decodeBase64(recipient_key) ?? new Uint8Array(), 'dk1_zed');
+      return Promise.resolve(
         createEnvelope(
           'account.create.reply',
           1,
-          ok({ account: accountOf(), api_keys: [] }),
+          ok({ account: accountOf(), api_keys: [], encrypted_decryption_key: decryptionKey, agent: null }),
           contextFrom(EnvelopeMeta.parse(data)),
         ),
-      ),
-    );
+      );
+    });
 
     const res = await request(gateway.url)
       .post('/admin/v1/accounts')

@@ -11,7 +11,6 @@ import {
   ListApiKeys,
   newId,
   ok,
-  ProvisionLedgerAccount,
   RecordApiKeyUsage,
   type RequestOf,
   type ResponseOf,
@@ -65,14 +64,7 @@ export class FakeAccountService extends FakeService {
     this.on(RevokeApiKey, (req) => this.revoke(req.account_id, req.key_id, req.environment));
     this.on(AuthenticateApiKey, (req) => this.authenticate(req.key_hash));
     this.on(RecordApiKeyUsage, (req) => this.recordUsage(req.usages));
-    // transfer-service's part of account creation and key usage, as far as the gateway needs it
-    this.on(ProvisionLedgerAccount, (req) => {
-      const recipientKey = decodeBase64(req.recipient_key) ?? new Uint8Array();
-      return ok({
-        addresses: { test: `test-address-${req.account_id}`, live: `live-address-${req.account_id}` },
-        encrypted_decryption_key: encryptMemoFor(recipientKey, FAKE_DECRYPTION_KEY),
-      });
-    });
+    // transfer-service's part of key usage, as far as the gateway needs it
     this.on(GetKeyTotals, () => ok({ totals: [] }));
   }
 
@@ -94,20 +86,44 @@ export class FakeAccountService extends FakeService {
     return apiKey;
   }
 
+  /** Account creation as account-service answers it (it provisions the ledger half itself). */
   private createAccount(req: RequestOf<typeof CreateAccount>): Result<ResponseOf<typeof CreateAccount>> {
-    if ([...this.accounts.values()].some((a) => a.handle === req.handle)) {
-      return fail('handle_taken', `${req.handle} is taken`);
+    const owner = req.kind === 'agent' ? this.accounts.get(req.owner_account_id) : undefined;
+    if (req.kind === 'agent' && !owner) {
+      return fail('account_not_found', 'No such account');
     }
+    const handle = req.kind === 'agent' ? `${owner?.handle}/${req.name}` : req.handle;
+    if ([...this.accounts.values()].some((a) => a.handle === handle)) {
+      return fail('handle_taken', `${handle} is taken`);
+    }
+    const account_id = newId('acct');
     const account: Account = {
-      account_id: req.account_id,
-      handle: req.handle,
-      type: req.type,
-      public_key: req.addresses.live,
-      kyc_status: req.kyc_status,
+      account_id,
+      handle,
+      type: req.kind === 'agent' ? 'agent' : req.type,
+      public_key: `live-address-${account_id}`,
+      kyc_status: req.kind === 'agent' ? (owner?.kyc_status ?? 'unverified') : req.kyc_status,
       created_at: new Date().toISOString(),
     };
     this.accounts.set(account.account_id, account);
-    return ok({ account, api_keys: req.api_keys.map((key) => this.storeKey(account.account_id, key)) });
+    const recipientKey = decodeBase64(req.recipient_key) ?? new Uint8Array();
+    return ok({
+      account,
+      api_keys: req.kind === 'account' ? req.api_keys.map((key) => this.storeKey(account_id, key)) : [],
+      encrypted_decryption_key: encryptMemoFor(recipientKey, FAKE_DECRYPTION_KEY),
+      agent:
+        req.kind === 'agent'
+          ? {
+              account_id,
+              handle,
+              public_key: account.public_key ?? '',
+              status: 'active',
+              spend_policy_id: newId('pol'),
+              owner_account_id: req.owner_account_id,
+              created_at: account.created_at,
+            }
+          : null,
+    });
   }
 
   private account(accountId: string): Result<Account> {

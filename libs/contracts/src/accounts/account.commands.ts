@@ -3,6 +3,7 @@ import { defineCommand } from '../contract';
 import { Environment } from '../environment';
 import { CommandTopics } from '../topics';
 import { PartyRef } from '../parties';
+import { Agent, AgentName, RawSpendPolicy } from '../agents/agent.schemas';
 import {
   Account,
   AccountType,
@@ -27,20 +28,43 @@ export const NewApiKey = z.object({
   prefix: z.string(),
 });
 
+/**
+ * Opens an account, in one command (issue 18): account-service has transfer-service make its custody
+ * keys and ledger accounts (`transfer.provision-account`), for an agent has agent-policy-service
+ * record the agent and its policy (`agent.create`), then records the account and its keys and
+ * publishes `account.created`. The new account's `decryption_key` comes back encrypted to
+ * `recipient_key`, a one-time ElGamal public key of the caller, so no topic and no stored reply holds
+ * it in the clear. An agent's handle is `<owner handle>/<name>` and its KYC its owner's; it gets no
+ * API key here (its owner provisions them). Errors: `handle_taken`; for an agent `account_not_found`
+ * (owner), `forbidden` (the owner is an agent), and agent-policy-service's (`invalid_policy`, …).
+ */
 export const CreateAccount = defineCommand(
   CommandTopics.accountCreate,
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('account'),
+      handle: AnyHandle,
+      type: z.enum(['personal', 'business']),
+      kyc_status: KycStatus.default('unverified'),
+      api_keys: z.array(NewApiKey).max(4),
+      recipient_key: z.string().min(1),
+    }),
+    z.object({
+      kind: z.literal('agent'),
+      owner_account_id: z.string().min(1),
+      name: AgentName,
+      spend_policy: RawSpendPolicy,
+      recipient_key: z.string().min(1),
+    }),
+  ]),
   z.object({
-    /** Chosen by the caller, who provisioned the ledger accounts under it first. */
-    account_id: z.string(),
-    handle: AnyHandle,
-    type: AccountType,
-    kyc_status: KycStatus.default('unverified'),
-    owner_account_id: z.string().nullable().default(null),
-    /** The account's address on each ledger. */
-    addresses: z.record(Environment, z.string()),
-    api_keys: z.array(NewApiKey).max(4),
+    account: Account,
+    api_keys: z.array(ApiKey),
+    encrypted_decryption_key: z.string(),
+    /** The agent as agent-policy-service recorded it (in the envelope's environment); null otherwise. */
+    agent: Agent.nullable(),
   }),
-  z.object({ account: Account, api_keys: z.array(ApiKey) }),
+  2,
 );
 
 export const GetAccount = defineCommand(
