@@ -26,7 +26,7 @@ export interface WebhookDispatcherOptions {
   pollIntervalMs?: number;
   /** Attempts in flight per replica (lanes); each holds a database connection (default 4). */
   maxConcurrentAttempts?: number;
-  /** Attempts in flight per endpoint (URL origin) per replica (default WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, else 2). */
+  /** Attempts in flight per endpoint (URL origin) per replica (default WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT). */
   maxInFlightPerEndpoint?: number;
   /** Last attempt no later than this after the first (default 24 h). */
   retryWindowMs?: number;
@@ -57,32 +57,15 @@ export interface DispatcherSettings {
 
 export const DISPATCHER_SETTINGS = Symbol('DISPATCHER_SETTINGS');
 
-export const DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT = 2;
 export const DEFAULT_MAX_CONCURRENT_ATTEMPTS = 4;
 
 /**
- * `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`: read from the environment here because AppConfig does not
- * list it yet; a value that is not a positive integer stops the service at start, like the others.
+ * Resolved once at start, from configuration only (`loadConfig`: an invalid value stops the service
+ * with its reason, as an invalid WEBHOOK_RETRY_SCHEDULE does here).
  */
-export function maxInFlightPerEndpoint(env: NodeJS.ProcessEnv): number {
-  const text = env.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT?.trim();
-  if (text === undefined || text === '') {
-    return DEFAULT_MAX_IN_FLIGHT_PER_ENDPOINT;
-  }
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
-    throw new Error(
-      `Invalid configuration: WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: "${text}" is not a positive integer`,
-    );
-  }
-  return value;
-}
-
-/** Resolved once at start: an invalid WEBHOOK_RETRY_SCHEDULE stops the service with its reason. */
 export function dispatcherSettings(
   config: AppConfig,
   options: WebhookDispatcherOptions = {},
-  env: NodeJS.ProcessEnv = process.env,
 ): DispatcherSettings {
   return {
     clock: options.clock ?? systemClock,
@@ -98,7 +81,7 @@ export function dispatcherSettings(
     resolve: options.resolve ?? systemResolver,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
     maxConcurrentAttempts: options.maxConcurrentAttempts ?? DEFAULT_MAX_CONCURRENT_ATTEMPTS,
-    maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? maxInFlightPerEndpoint(env),
+    maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     retentionIntervalMs: options.retentionIntervalMs ?? 3_600_000,
     userAgent: 'cts-webhooks/1',
     disableAfterMs: options.disableAfterMs ?? parseDisableAfter(config.WEBHOOK_DISABLE_AFTER),

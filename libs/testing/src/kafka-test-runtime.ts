@@ -39,6 +39,7 @@ export function kafkaTestRuntime(
       DATA_SEALING_KEY: Buffer.alloc(32, 2).toString('base64'),
       API_KEY_HASH_KEY: Buffer.alloc(32, 3).toString('base64'),
       MIGRATE_ON_START: 'true',
+      ...(process.env.CTS_PROOF_ENGINE ? { CTS_PROOF_ENGINE: process.env.CTS_PROOF_ENGINE } : {}),
       ...env,
     }),
     clientId,

@@ -14,6 +14,8 @@ export function inProcessTestRuntime(
     CTS_DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
+    // The proof engine the test run chose (tools/test.mjs), as a deployed process would read it.
+    ...(process.env.CTS_PROOF_ENGINE ? { CTS_PROOF_ENGINE: process.env.CTS_PROOF_ENGINE } : {}),
     ...env,
   });
   const cache = new MemoryCacheStore();

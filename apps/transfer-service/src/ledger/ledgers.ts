@@ -60,7 +60,7 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private createPool(): ProofPool {
-    const pool = createProofPool();
+    const pool = createProofPool({ engine: this.runtime.config.CTS_PROOF_ENGINE });
     // Which engine proves (native addon or WebAssembly) and, after a fallback, why.
     this.logger.log(pool.engine.description);
     // Read at scrape time: the queue depth is the signal to add replicas (or cores).

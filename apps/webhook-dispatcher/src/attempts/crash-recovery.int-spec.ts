@@ -21,8 +21,6 @@ async function startChild(config: object): Promise<{ child: ChildProcess; webhoo
     env: {
       ...process.env,
       DISPATCHER_CHILD_CONFIG: JSON.stringify(config),
-      // Room for the whole batch at once on one endpoint (read from the environment, as in production).
-      WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(EVENTS),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -55,6 +55,8 @@ export const AppConfigSchema = z.object({
   APPROVAL_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
   /** approval-service: work in progress left to its replica this long; default 2 × COMMAND_TIMEOUT_MS, at least 30 s. */
   APPROVAL_FOLLOW_UP_LEASE_MS: z.coerce.number().int().positive().optional(),
+  /** transfer-service's proof engine: auto (native addon when built, else WebAssembly), native, wasm. */
+  CTS_PROOF_ENGINE: z.enum(['auto', 'native', 'wasm']).default('auto'),
   /** A pending transfer untouched this long is reconciled with the ledger. */
   RECONCILE_AFTER_MS: z.coerce.number().int().positive().default(30000),
   /** A signed transfer the ledger still does not know after this long can no longer land (blockhash expired). */

@@ -13,6 +13,8 @@ async function main() {
   const config = JSON.parse(process.env.DISPATCHER_CHILD_CONFIG ?? '{}');
   const instance = await startDispatcher({ url: config.databaseUrl }, { ca: config.ca }, new Map(), {
     WEBHOOK_TIMEOUT_MS: '15000',
+    // Room for the whole batch at once on one endpoint.
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(config.events),
   });
   const created = await createWebhook(instance.commands, {
     account_id: 'acct_crash',
