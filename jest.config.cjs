@@ -9,6 +9,7 @@ module.exports = {
       ...preset,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/integration-timeout.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.cjs',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.cjs',
     },
