@@ -15,3 +15,4 @@ export * from './metrics/metrics.controller';
 export * from './metrics/metrics-server';
 export * from './metrics/consumer-lag';
 export * from './tracing/start-tracing';
+export * from './launcher/app-processes';

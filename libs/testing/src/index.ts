@@ -1,7 +1,16 @@
 export * from './test-database';
 export * from './test-runtime';
 export * from './kafka-test-runtime';
-export * from './app-processes';
+// The local launcher lives in @cts/platform (npm run stack uses it); tests keep importing it from here.
+export {
+  type AppProcess,
+  type AppProcesses,
+  findFreePort,
+  generateStackSecrets,
+  queryUrlsOf,
+  startAppProcess,
+  startAppProcesses,
+} from '@cts/platform';
 export * from './https-receiver';
 export * from './test-certificates';
 export * from './service-under-test';

@@ -5,13 +5,15 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join, sep } from 'node:path';
 
-// From libs/testing/src (ts-jest) or dist/libs/testing (built): strip only a build's `dist/libs`,
-// so a checkout that is itself in a directory named `dist` still finds its root.
-const builtFrom = __dirname.lastIndexOf(`${sep}dist${sep}libs${sep}testing`);
+// The local launcher: every app as its own process from dist/ (`npm run stack`, the distributed
+// benchmark, and the e2e tests through @cts/testing).
+// From libs/platform/src/launcher (ts-jest) or dist/libs/platform/launcher (built): strip only a
+// build's `dist/libs`, so a checkout that is itself in a directory named `dist` still finds its root.
+const builtFrom = __dirname.lastIndexOf(`${sep}dist${sep}libs${sep}platform`);
 const repoRoot =
-  builtFrom >= 0 && !__dirname.endsWith(`${sep}src`)
+  builtFrom >= 0 && !__dirname.endsWith(`${sep}src${sep}launcher`)
     ? __dirname.slice(0, builtFrom)
-    : join(__dirname, '../../..');
+    : join(__dirname, '../../../..');
 
 export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
