@@ -5,6 +5,7 @@ import {
   createHolder,
   type DashboardPage,
   type DashboardStack,
+  fund,
   heldPayment,
   openDashboard,
   ownerWithFundedAgent,
@@ -174,6 +175,76 @@ describe('dashboard: webhook subscriptions and held payments (one-process mode, 
       webhook_id: failingId,
       reason: 'endpoint_failing',
     });
+  }, 60_000);
+
+  it("lists the account's events, filters them by type, pages back and shows each payload", async () => {
+    const [holder, payee] = [await createHolder(stack), await createHolder(stack, 'payee')];
+    const subscribed = await http(stack.baseUrl, 'POST', '/v1/webhooks', {
+      token: holder.token,
+      body: { url: stack.receiver.url(`/events/${holder.accountId}`), events: ['transfer.confirmed'] },
+    });
+    const webhookId = (subscribed.body as { webhook_id: string }).webhook_id;
+    for (let i = 0; i < 21; i += 1) {
+      const sent = await http(stack.baseUrl, 'POST', `/v1/webhooks/${webhookId}/test`, {
+        token: holder.token,
+      });
+      expect(sent.status).toBe(202);
+    }
+    await fund(stack, holder.token, '3');
+    const paid = await http(stack.baseUrl, 'POST', '/v1/transfers', {
+      token: holder.token,
+      body: { to: payee.handle, amount: '1' },
+    });
+    expect(paid.status).toBe(200);
+    const transferId = (paid.body as { transfer_id: string }).transfer_id;
+    const listed = async (query: string) =>
+      (
+        (await http(stack.baseUrl, 'GET', `/v1/events?${query}`, { token: holder.token })).body as {
+          events: { event_id: string; created_at: string }[];
+        }
+      ).events;
+    await untilAsync(async () => (await listed('type=transfer.confirmed')).length === 1);
+    const newest = (await listed('limit=100'))[0];
+
+    const { page } = await open();
+    await signIn(page, holder.token);
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+    const rows = page.locator('tr[data-event-id]');
+    await rows.first().waitFor();
+    await expect(rows.first().getAttribute('data-event-id')).resolves.toBe(newest?.event_id);
+    await expect(rows.count()).resolves.toBe(20);
+
+    // The payload is exactly what GET /v1/events/{id} returns, without created_at.
+    await rows.first().getByText('Payload').click();
+    const shown = JSON.parse((await rows.first().locator('pre').textContent()) ?? '{}') as object;
+    const one = await http(stack.baseUrl, 'GET', `/v1/events/${newest?.event_id}`, { token: holder.token });
+    const { created_at: _createdAt, ...expected } = one.body as Record<string, unknown>;
+    expect(shown).toEqual(expected);
+    await screenshot(page, 'dashboard-events.png');
+
+    await page.getByLabel('Type').selectOption('webhook.test');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    expect(page.url()).toContain('#/events?type=webhook.test');
+    const firstRowIs = (id: string | undefined) =>
+      untilAsync(async () => (await rows.first().getAttribute('data-event-id')) === id);
+    await firstRowIs((await listed('type=webhook.test'))[0]?.event_id);
+    await expect(rows.count()).resolves.toBe(20);
+    await page.getByRole('button', { name: 'Load older events' }).click();
+    await rows.nth(20).waitFor();
+    await expect(rows.count()).resolves.toBe(21);
+    await expect(page.getByRole('button', { name: 'Load older events' }).count()).resolves.toBe(0);
+    expect(new Set(await rows.locator('td[data-label="Event"]').allTextContents())).toEqual(
+      new Set(['webhook.test']),
+    );
+
+    await page.getByLabel('Type').selectOption('transfer.confirmed');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await firstRowIs((await listed('type=transfer.confirmed'))[0]?.event_id);
+    await expect(rows.count()).resolves.toBe(1);
+    await expect(rows.first().locator('td[data-label="About"] code.id').getAttribute('title')).resolves.toBe(
+      transferId,
+    );
   }, 60_000);
 
   it("shows each held payment's state on the agent's page", async () => {

@@ -3,6 +3,7 @@ import { agentsView } from './agents.view';
 import { apiKeysView } from './api-keys.view';
 import { approvalsView } from './approvals.view';
 import { balancesView } from './balances.view';
+import { eventsView } from './events.view';
 import { transfersView } from './transfers.view';
 import { webhooksView } from './webhooks.view';
 
@@ -14,6 +15,7 @@ export const VIEWS: Readonly<Record<string, ViewDefinition>> = {
   balances: balancesView,
   'api-keys': apiKeysView,
   webhooks: webhooksView,
+  events: eventsView,
 };
 
 /** The first screen when nothing is waiting for approval. */
