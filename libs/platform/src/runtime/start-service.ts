@@ -15,11 +15,11 @@ import {
   KafkaPublisher,
   kafkaServerOptions,
   MessagePublisher,
-  OutboxRelay,
   provisionTopics,
 } from '@cts/messaging';
 import {
   createServiceDataSource,
+  OutboxRelay,
   runMigrations,
   UnitOfWork,
   type ServiceDataSourceOptions,

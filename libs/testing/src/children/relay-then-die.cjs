@@ -2,8 +2,8 @@
 // publish and before the row is marked sent — the worst moment for an outbox relay to crash.
 const { join } = require('node:path');
 const repo = join(__dirname, '../../../..');
-const { KafkaPublisher, OutboxRelay, parseBrokers } = require(join(repo, 'dist/libs/messaging'));
-const { createServiceDataSource } = require(join(repo, 'dist/libs/persistence'));
+const { KafkaPublisher, parseBrokers } = require(join(repo, 'dist/libs/messaging'));
+const { createServiceDataSource, OutboxRelay } = require(join(repo, 'dist/libs/persistence'));
 
 async function main() {
   const [url, schema] = process.argv.slice(2);

@@ -1,14 +1,12 @@
 import { allTopicSpecs, EventTopics, type Envelope } from '@cts/contracts';
-import { UnitOfWork } from '@cts/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@cts/testing';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { type DataSource } from 'typeorm';
-import { KafkaPublisher } from '../kafka/kafka-publisher';
-import { parseBrokers } from '../kafka/kafka.config';
-import { provisionTopics } from '../kafka/topic-provisioner';
+import { KafkaPublisher, parseBrokers, provisionTopics } from '@cts/messaging';
+import { UnitOfWork } from '../unit-of-work';
 import { OutboxRelay } from './outbox-relay';
 import { emitAccountCreated, openOutboxSchema } from './testing/outbox-schema';
 

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { type DataSource } from 'typeorm';
-import { type MessagePublisher } from '../publisher';
-import { outboxBacklog } from '../metrics/metrics';
+import { type MessagePublisher, outboxBacklog } from '@cts/messaging';
 
 export interface OutboxRelayOptions {
   schema: string;

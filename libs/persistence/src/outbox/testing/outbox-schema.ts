@@ -1,5 +1,7 @@
 import { AccountCreated, type Envelope } from '@cts/contracts';
-import { createOutboxInboxTables, createServiceDataSource, type Transaction } from '@cts/persistence';
+import { createServiceDataSource } from '../../data-source';
+import { createOutboxInboxTables } from '../../outbox-inbox.schema';
+import { type Transaction } from '../../unit-of-work';
 import { type DataSource } from 'typeorm';
 
 /** For the relay's tests: a data source on `schema`, created with its outbox and inbox tables. */

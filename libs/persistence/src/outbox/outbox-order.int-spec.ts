@@ -1,8 +1,8 @@
 import { type Envelope } from '@cts/contracts';
-import { UnitOfWork } from '@cts/persistence';
 import { createTestDatabase, type TestDatabase } from '@cts/testing';
 import { type DataSource } from 'typeorm';
-import { MessagePublisher, type OutgoingMessage } from '../publisher';
+import { MessagePublisher, type OutgoingMessage } from '@cts/messaging';
+import { UnitOfWork } from '../unit-of-work';
 import { OutboxRelay } from './outbox-relay';
 import { emitAccountCreated, openOutboxSchema } from './testing/outbox-schema';
 
