@@ -28,6 +28,7 @@ interface ZkEngineAddon {
     newAvailable: bigint,
     amount: bigint,
   ): WithdrawProofs;
+  decryptU32(elgamalSecret: Uint8Array, ciphertext: Uint8Array): bigint | null;
   verifyProof(kind: ProofKind, data: Uint8Array): boolean;
 }
 
@@ -84,6 +85,7 @@ export function loadNativeProofEngine(path: string | null = nativeAddonPath()): 
       );
       return { equality: plain(proofs.equality as Buffer), range: plain(proofs.range as Buffer) };
     },
+    decryptU32: (secret, ciphertext) => addon.decryptU32(secret, ciphertext) ?? undefined,
     verify: (kind, data) => addon.verifyProof(kind, data),
   };
 }

@@ -59,6 +59,11 @@ export interface ProofEngine {
   zeroCiphertext(elgamalSecret: Uint8Array, ciphertext: Uint8Array): Uint8Array;
   transfer(input: TransferProofInput): TransferProofs;
   withdraw(input: WithdrawProofInput): WithdrawProofs;
+  /**
+   * The amount a 64-byte ElGamal ciphertext holds under the secret's key when it fits 32 bits (a
+   * discrete log: how the two halves of a pending balance are read); undefined when it holds none.
+   */
+  decryptU32(elgamalSecret: Uint8Array, ciphertext: Uint8Array): bigint | undefined;
   /** True when `data` is a well-formed proof of `kind` that verifies. */
   verify(kind: ProofKind, data: Uint8Array): boolean;
 }

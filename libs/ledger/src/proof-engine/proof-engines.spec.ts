@@ -52,6 +52,29 @@ describe.each(engines.map((engine) => [engine.name, engine] as const))(
       expect(ciphertextEncrypts(secret, transfer.auditorCiphertextHi, 4n)).toBe(false);
     });
 
+    it('reads a 32-bit ciphertext (a pending balance half) as the other engine does, and only with its key', () => {
+      const keypair = new zk.ElGamalKeypair();
+      const secret = keypair.secret().toBytes();
+      const other = new zk.ElGamalKeypair().secret().toBytes();
+      for (const amount of [0n, 70_000n, 4_294_967_295n]) {
+        const ciphertext = keypair.pubkey().encryptU64(amount).toBytes();
+        for (const reader of engines) {
+          expect(reader.decryptU32(secret, ciphertext)).toBe(amount);
+        }
+      }
+      expect(prover.decryptU32(other, keypair.pubkey().encryptU64(42n).toBytes())).toBeUndefined();
+      expect(
+        prover.decryptU32(
+          secret,
+          keypair
+            .pubkey()
+            .encryptU64(1n << 40n)
+            .toBytes(),
+        ),
+      ).toBeUndefined();
+      expect(() => prover.decryptU32(secret, new Uint8Array(10))).toThrow();
+    });
+
     it('refuses inputs that do not match the balance or do not fit the proofs', () => {
       const source = account(100n);
       const input = {

@@ -66,6 +66,18 @@ export function createWasmProofEngine(): ProofEngine {
       new zk.ZeroCiphertextProofData(keypairOf(secret), ciphertextOf(ciphertext)).toBytes(),
     transfer: buildTransferProofs,
     withdraw: buildWithdrawProofs,
+    decryptU32(secret, ciphertext) {
+      const key = zk.ElGamalSecretKey.fromBytes(secret);
+      const parsed = ciphertextOf(ciphertext);
+      try {
+        return key.decrypt(parsed);
+      } catch {
+        return undefined;
+      } finally {
+        key.free();
+        parsed.free();
+      }
+    },
     verify(kind, data) {
       try {
         PROOF_DATA[kind].fromBytes(data).verify();

@@ -1,18 +1,38 @@
+import { zk } from '@cts/crypto';
+import { getApplyConfidentialPendingBalanceInstruction } from '@solana-program/token-2022';
+import { confidentialExtensionOf } from '../accounts/token-state';
 import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import { LedgerError } from '../ledger.errors';
+import { type ProofEngine } from '../proof-engine/proof-engine';
+import { decryptAvailable, decryptPending } from './balance-decryption';
 import { type ApplyPendingJob, type SignedTransactionPlan } from './build-job';
-import { getApplyConfidentialPendingBalanceInstructionFromToken } from './confidential-helpers';
 import { planAndSign } from './plan-signing';
 
-/** Decrypts the pending balance (two ElGamal discrete logs: the costly part) and applies it. */
-export async function buildApplyPending(job: ApplyPendingJob): Promise<SignedTransactionPlan> {
-  const { signer, elgamal, ae } = await openAccountKeys(job.keys);
+/**
+ * Decrypts the pending balance (two ElGamal discrete logs: the costly part, done by the proof
+ * engine so the native one does it natively) and applies it, as token-2022's
+ * getApplyConfidentialPendingBalanceInstructionFromToken does.
+ */
+export async function buildApplyPending(
+  job: ApplyPendingJob,
+  engine: ProofEngine,
+): Promise<SignedTransactionPlan> {
+  const extension = confidentialExtensionOf(job.tokenState);
+  if (extension === null) {
+    throw new LedgerError(
+      'account_not_confidential',
+      'the account is not configured for confidential transfers',
+    );
+  }
+  const { signer, ae } = await openAccountKeys(job.keys);
   const payer = await signerFromSeed(job.context.feePayerSeed);
-  const instruction = getApplyConfidentialPendingBalanceInstructionFromToken({
+  const newAvailable =
+    decryptAvailable(extension, ae) + decryptPending(extension, job.keys.elgamalSecret, engine);
+  const instruction = getApplyConfidentialPendingBalanceInstruction({
     token: job.token,
-    tokenAccount: job.tokenState,
     authority: signer,
-    elgamalSecretKey: elgamal.secret(),
-    aesKey: ae,
+    expectedPendingBalanceCreditCounter: extension.pendingBalanceCreditCounter,
+    newDecryptableAvailableBalance: zk.AeKey.fromBytes(job.keys.aeKey).encrypt(newAvailable).toBytes(),
   });
   return planAndSign([instruction], payer, job.context);
 }

@@ -12,12 +12,12 @@ export function buildSignedTransactions(job: BuildJob, engine: ProofEngine): Pro
     case 'configure-accounts':
       return buildConfigureAccounts(job, engine);
     case 'fund':
-      return buildFund(job);
+      return buildFund(job, engine);
     case 'confidential-transfer':
       return buildConfidentialTransfer(job, engine);
     case 'withdraw-and-pay':
       return buildWithdrawAndPay(job, engine);
     case 'apply-pending':
-      return buildApplyPending(job);
+      return buildApplyPending(job, engine);
   }
 }

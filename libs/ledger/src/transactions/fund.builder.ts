@@ -7,6 +7,7 @@ import {
 import { confidentialExtensionOf } from '../accounts/token-state';
 import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
 import { LedgerError } from '../ledger.errors';
+import { type ProofEngine } from '../proof-engine/proof-engine';
 import { decryptAvailable, decryptPending } from './balance-decryption';
 import { type FundJob, type SignedTransactionPlan } from './build-job';
 import { planAndSign } from './plan-signing';
@@ -15,7 +16,7 @@ import { planAndSign } from './plan-signing';
  * MintTo + Deposit + ApplyPendingBalance in ONE transaction: either the funds land in the available
  * balance or nothing happens, so a retry after a crash never leaves them stranded in pending.
  */
-export async function buildFund(job: FundJob): Promise<SignedTransactionPlan> {
+export async function buildFund(job: FundJob, engine: ProofEngine): Promise<SignedTransactionPlan> {
   const extension = confidentialExtensionOf(job.tokenState);
   if (extension === null) {
     throw new LedgerError(
@@ -23,12 +24,13 @@ export async function buildFund(job: FundJob): Promise<SignedTransactionPlan> {
       'the account is not configured for confidential transfers',
     );
   }
-  const { signer, elgamal, ae } = await openAccountKeys(job.keys);
+  const { signer, ae } = await openAccountKeys(job.keys);
   const [payer, mintAuthority] = await Promise.all([
     signerFromSeed(job.context.feePayerSeed),
     signerFromSeed(job.mintAuthoritySeed),
   ]);
-  const newAvailable = decryptAvailable(extension, ae) + decryptPending(extension, elgamal) + job.amount;
+  const newAvailable =
+    decryptAvailable(extension, ae) + decryptPending(extension, job.keys.elgamalSecret, engine) + job.amount;
   const instructions = [
     getMintToInstruction({ mint: job.mint, token: job.token, mintAuthority, amount: job.amount }),
     getConfidentialDepositInstruction({

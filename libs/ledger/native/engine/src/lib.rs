@@ -104,6 +104,15 @@ pub fn withdraw_proofs(
     })
 }
 
+/// The 32-bit amount `ciphertext` holds under the secret's key (a discrete log); null when it holds
+/// none (another key, or more than 32 bits).
+#[napi]
+pub fn decrypt_u32(elgamal_secret: Uint8Array, ciphertext: Uint8Array) -> Result<Option<BigInt>> {
+    proofs::decrypt_u32(&elgamal_secret, &ciphertext)
+        .map(|amount| amount.map(BigInt::from))
+        .map_err(invalid)
+}
+
 /// True when `data` is a proof of `kind` that solana-zk-sdk's verifier accepts.
 #[napi]
 pub fn verify_proof(kind: String, data: Uint8Array) -> Result<bool> {

@@ -198,3 +198,11 @@ pub fn withdraw(input: &WithdrawInput) -> Result<WithdrawProofBytes, String> {
         range: bytemuck::bytes_of(&range).to_vec(),
     })
 }
+
+/// The amount a ciphertext holds when it fits 32 bits (a discrete log: how a pending balance's two
+/// halves are read). None when it does not open under this key or exceeds 32 bits.
+pub fn decrypt_u32(secret: &[u8], ciphertext_bytes: &[u8]) -> Result<Option<u64>, String> {
+    let keypair = keypair(secret)?;
+    let ciphertext = ciphertext("ciphertext", ciphertext_bytes)?;
+    Ok(keypair.secret().decrypt_u32(&ciphertext))
+}
