@@ -61,6 +61,34 @@ export class UnitOfWork {
   }
 
   /**
+   * One INSERT and the event it records, as ONE statement (the INSERT in a WITH clause): atomic like
+   * `run` with one write and one `emit`, without BEGIN and COMMIT (four round trips become one).
+   * `insert` uses the placeholders $1..$n of `parameters`; its constraint errors surface unchanged.
+   */
+  async insertWithEvent<E extends EventContract>(
+    insert: { sql: string; parameters: unknown[] },
+    event: E,
+    key: string,
+    payload: PayloadOf<E>,
+    context: MessageContext,
+  ): Promise<Envelope<PayloadOf<E>>> {
+    const envelope = createEnvelope(
+      event.type,
+      event.version,
+      event.payload.parse(payload) as PayloadOf<typeof event>,
+      context,
+    );
+    const next = insert.parameters.length;
+    await this.dataSource.query(
+      `WITH written AS (${insert.sql}) INSERT INTO "${this.schema}"."outbox" (id, topic, key, envelope) ` +
+        `VALUES ($${next + 1}, $${next + 2}, $${next + 3}, $${next + 4})`,
+      [...insert.parameters, envelope.id, event.topic, key, JSON.stringify(envelope)],
+    );
+    this.listeners.forEach((listener) => listener());
+    return envelope;
+  }
+
+  /**
    * Runs `work` once per message and consumer. A duplicate gets the first run's stored result
    * instead of a second effect; a concurrent duplicate waits on the inbox row's lock, then sees it.
    */

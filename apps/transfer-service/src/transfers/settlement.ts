@@ -48,15 +48,13 @@ export class Settlement {
         timer({ outcome: 'insufficient_balance' });
         return { kind: 'insufficient_balance' };
       }
-      await this.unitOfWork.run(async (tx) => {
-        await this.transfers.insert(draft, tx.manager);
-        await tx.emit(
-          TransferInitiated,
-          draft.id,
-          toTransferEvent(draft, publicAmountOf(draft, amount)),
-          context,
-        );
-      });
+      await this.unitOfWork.insertWithEvent(
+        this.transfers.insertStatement(draft),
+        TransferInitiated,
+        draft.id,
+        toTransferEvent(draft, publicAmountOf(draft, amount)),
+        context,
+      );
       const transfer = await inSpan(
         'ledger.settle',
         { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } },

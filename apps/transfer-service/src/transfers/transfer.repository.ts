@@ -25,15 +25,23 @@ export interface TransferListQuery {
 export class TransferRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(record: TransferRecord, manager: EntityManager): Promise<void> {
+  /** The INSERT of a new transfer, for UnitOfWork.insertWithEvent (one statement with its event). */
+  insertStatement(record: TransferRecord): { sql: string; parameters: unknown[] } {
     const { sender, recipient, ...columns } = record;
-    await manager.insert(TransferEntity, {
-      ...columns,
-      senderAccountId: sender.account_id,
-      recipientAccountId: recipient.account_id,
-      sender: () => `'${JSON.stringify(sender).replaceAll("'", "''")}'::jsonb`,
-      recipient: () => `'${JSON.stringify(recipient).replaceAll("'", "''")}'::jsonb`,
-    });
+    const [sql, parameters] = this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(TransferEntity)
+      .values({
+        ...columns,
+        senderAccountId: sender.account_id,
+        recipientAccountId: recipient.account_id,
+        sender: () => `'${JSON.stringify(sender).replaceAll("'", "''")}'::jsonb`,
+        recipient: () => `'${JSON.stringify(recipient).replaceAll("'", "''")}'::jsonb`,
+      })
+      .updateEntity(false)
+      .getQueryAndParameters();
+    return { sql, parameters };
   }
 
   /** Before the transaction is sent: a crash after this leaves the reconciler a signature to ask about. */
