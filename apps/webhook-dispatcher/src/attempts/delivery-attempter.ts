@@ -12,33 +12,40 @@ import {
   DeliveryRepository,
   type LockedDelivery,
 } from '../deliveries/delivery.repository';
-import { EndpointSlots, PROMPT_ANSWER_MS } from './endpoint-slots';
+import { type ClaimPlan, EndpointSlots, PROMPT_ANSWER_MS } from './endpoint-slots';
 import { WebhookHttpClient } from './webhook-http-client';
 
 /** What one call did: the state after its batch's first attempt, or `idle` when nothing was due. */
 export type AttemptReport = 'succeeded' | 'pending' | 'failed' | 'idle';
 
 /** A batch stops taking new deliveries after this many, or after FILL_MS: then it records and commits. */
-export const BATCH_LIMIT = 32;
+export const BATCH_LIMIT = 64;
 const FILL_MS = 200;
 
 /** A batch in its transaction: its attempts in flight, their records, and its own answers. */
 class Batch {
   filling = true;
   inFlight = 0;
-  /** Answers (freed slots) the filling loop has not claimed again yet. */
-  unclaimedAnswers = 0;
+  /** Answers (freed slots, by endpoint if known) the filling loop has not claimed again yet. */
+  private readonly unclaimed: (string | undefined)[] = [];
   readonly records: AttemptRecord[] = [];
   /** Ids of the deliveries this batch's transaction holds (its own locks do not make it skip them). */
   readonly claimed: string[] = [];
   private wake: (() => void) | undefined;
 
-  /** Resolves once a slot has freed up for it (one of its own answers, or one handed over) since the last call. */
-  async nextAnswer(): Promise<void> {
-    if (this.unclaimedAnswers === 0) {
+  /**
+   * Resolves once a slot has freed up for it (one of its own answers, or one handed over) since the
+   * last call, with the endpoint it freed up at when known.
+   */
+  async nextAnswer(): Promise<string | undefined> {
+    if (this.unclaimed.length === 0) {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
-    this.unclaimedAnswers -= 1;
+    return this.unclaimed.shift();
+  }
+
+  get unclaimedAnswers(): number {
+    return this.unclaimed.length;
   }
 
   /** Whether it is waiting for room to claim more. */
@@ -46,13 +53,13 @@ class Batch {
     return this.wake !== undefined;
   }
 
-  answered(): void {
+  answered(endpoint: string): void {
     this.inFlight -= 1;
-    this.roomFreed();
+    this.roomFreed(endpoint);
   }
 
-  roomFreed(): void {
-    this.unclaimedAnswers += 1;
+  roomFreed(endpoint: string | undefined): void {
+    this.unclaimed.push(endpoint);
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
@@ -102,18 +109,18 @@ export class DeliveryAttempter {
    * There may be room for one more attempt (a new delivery, a freed slot): a batch waiting for room
    * claims it, in its open transaction; false when none is waiting (then a lane should look).
    */
-  offerRoom(): boolean {
+  offerRoom(endpoint?: string): boolean {
     for (const batch of this.filling) {
       if (batch.waiting) {
-        batch.roomFreed();
+        batch.roomFreed(endpoint);
         return true;
       }
     }
     return false;
   }
 
-  private roomFreed(): void {
-    if (!this.offerRoom()) {
+  private roomFreed(endpoint?: string): void {
+    if (!this.offerRoom(endpoint)) {
       this.slotFreed();
     }
   }
@@ -129,8 +136,8 @@ export class DeliveryAttempter {
         this.filling.delete(batch);
         if (stoppedEarly) {
           // Slots its attempts freed that it will not claim: other batches or lanes may.
-          for (let i = 0; i < batch.unclaimedAnswers; i++) {
-            this.roomFreed();
+          for (let i = batch.unclaimedAnswers; i > 0; i--) {
+            this.roomFreed(await batch.nextAnswer());
           }
         }
         await Promise.all(sending);
@@ -151,25 +158,30 @@ export class DeliveryAttempter {
    * Claims and sends until the batch is full or its time is up (true), or nothing more is due for
    * it (false). After a claim that filled its endpoints, the next claim waits for one of the
    * batch's own answers: it frees the slot this batch then claims again, so a busy endpoint is not
-   * claimed for in vain (nor does a sleeping lane wake up for it).
+   * claimed for in vain (nor does a sleeping lane wake up for it). For a prompt endpoint the batch
+   * claims again only once its claimed-ahead deliveries run low, and then all its room at once.
    */
   private async fill(batch: Batch, manager: EntityManager, sending: Promise<void>[]): Promise<boolean> {
     const started = performance.now();
+    let freedAt: string | undefined;
     while (batch.claimed.length < BATCH_LIMIT && performance.now() - started < FILL_MS) {
-      const claimed = await this.claim(batch, manager);
+      const plan = this.endpoints.planAfter(freedAt);
+      const claimed = plan ? await this.claim(batch, plan, manager) : [];
       for (const delivery of claimed) {
         const attempt = this.attempt(delivery, batch);
         // Handled now (it fails the batch through Promise.all), though awaited only later.
         attempt.catch(() => undefined);
         sending.push(attempt);
       }
-      if (claimed.some((delivery) => this.endpoints.hasRoom(delivery.endpoint))) {
+      const roomLeft = claimed.find((delivery) => this.endpoints.hasRoom(delivery.endpoint));
+      if (roomLeft && claimed.length === plan?.limit) {
+        freedAt = roomLeft.endpoint;
         continue;
       }
       if (claimed.length === 0 && batch.inFlight === 0) {
         return false;
       }
-      await batch.nextAnswer();
+      freedAt = await batch.nextAnswer();
     }
     return true;
   }
@@ -205,11 +217,17 @@ export class DeliveryAttempter {
    * endpoints' slots are taken before the next claim can look. A claim takes as many deliveries as
    * every endpoint it may reach has room for (several after a burst of answers).
    */
-  private claim(batch: Batch, manager: EntityManager): Promise<LockedDelivery[]> {
+  private claim(batch: Batch, plan: ClaimPlan, manager: EntityManager): Promise<LockedDelivery[]> {
     const claimed = this.claiming.then(async () => {
+      // Planned before waiting for the claim before it: the room may be less now.
+      const { only, limit } = this.endpoints.planAfter(plan.only ?? undefined) ?? { only: null, limit: 0 };
+      const room = Math.min(limit, BATCH_LIMIT - batch.claimed.length);
+      if (room <= 0) {
+        return [];
+      }
       const deliveries = await this.deliveries.claimDue(
         this.settings.clock.now(),
-        Math.min(this.endpoints.commonRoom(), BATCH_LIMIT - batch.claimed.length),
+        { limit: room, only },
         this.endpoints.full(),
         batch.claimed,
         manager,
@@ -233,6 +251,11 @@ export class DeliveryAttempter {
     let outcome: AttemptOutcome | undefined;
     let attemptedAt: Date;
     const answered = await this.endpoints.startSending(delivery.endpoint);
+    if (!answered) {
+      // Given back unsent (its endpoint turned slow): left as it was, due again once the batch ends.
+      batch.inFlight -= 1;
+      return;
+    }
     try {
       attemptedAt = this.settings.clock.now();
       const [secret = '', ...alsoSignedWith] = signingSecrets(
@@ -258,9 +281,9 @@ export class DeliveryAttempter {
       answered(outcome !== undefined && outcome.statusCode !== null && outcome.durationMs < PROMPT_ANSWER_MS);
       // A filling batch claims the freed slot itself; otherwise another batch or a sleeping lane may.
       const claimsItself = batch.filling;
-      batch.answered();
+      batch.answered(delivery.endpoint);
       if (!claimsItself) {
-        this.roomFreed();
+        this.roomFreed(delivery.endpoint);
       }
     }
     const result = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);

@@ -71,7 +71,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
   kickFor(endpoints: string[]): void {
     for (const endpoint of endpoints) {
       // A batch waiting for room takes it in its open transaction; else a lane looks.
-      if (this.attempter.hasRoomFor(endpoint) && !this.attempter.offerRoom()) {
+      if (this.attempter.hasRoomFor(endpoint) && !this.attempter.offerRoom(endpoint)) {
         this.kick(1);
       }
     }

@@ -41,7 +41,7 @@ describe('the claim of the next due delivery (real PostgreSQL)', () => {
   const plan = async (): Promise<PlanNode[]> => {
     const rows = await harness.dataSource.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
       `EXPLAIN (FORMAT JSON) ${CLAIM_DUE.text}`,
-      [new Date(), [], [], 4],
+      [new Date(), [], [], 4, null],
     );
     return rows.flatMap((row) => nodesOf(row['QUERY PLAN'][0].Plan));
   };

@@ -89,6 +89,7 @@ export const CLAIM_DUE = new PreparedStatement<LockedRow>(
        AND EXISTS (
          SELECT FROM "webhooks"."subscriptions" s
          WHERE s.id = d.subscription_id AND s.deleted_at IS NULL AND s.endpoint <> ALL($2::text[])
+           AND ($5::text IS NULL OR s.endpoint = $5::text)
            AND (s.disabled_at IS NULL OR d.event_type = 'webhook.test')
          FOR SHARE SKIP LOCKED)
      ORDER BY d.next_attempt_at LIMIT $4
@@ -161,16 +162,17 @@ export class DeliveryRepository {
    * LOCKED`) and never waited for, so replicas never take the same delivery and cannot deadlock
    * with a DELETE; a replica that dies mid-attempt releases its row with its connection. The
    * deliveries of `fullEndpoints` stay due for later, and `claimedAlready` (by this transaction)
-   * are not taken twice. Empty when nothing is due.
+   * are not taken twice; with `take.only`, only deliveries to that endpoint are taken. Empty when
+   * nothing is due.
    */
   async claimDue(
     now: Date,
-    limit: number,
+    take: { limit: number; only: string | null },
     fullEndpoints: string[],
     claimedAlready: string[],
     manager: EntityManager,
   ): Promise<LockedDelivery[]> {
-    const rows = await CLAIM_DUE.run(manager, [now, fullEndpoints, claimedAlready, limit]);
+    const rows = await CLAIM_DUE.run(manager, [now, fullEndpoints, claimedAlready, take.limit, take.only]);
     return rows.map((row) => ({
       id: row.id,
       subscriptionId: row.subscription_id,

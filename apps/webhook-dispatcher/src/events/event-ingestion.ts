@@ -3,14 +3,15 @@ import { type Envelope, newId } from '@cts/contracts';
 import { SERVICE_NAME } from '@cts/platform';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
-import { EventRepository, type StoredEvent } from './event.repository';
+import { EventRepository, type IngestedEvent, type StoredEvent } from './event.repository';
 import { parseSourceEvent } from './source-event.domain';
 import { buildWebhookPayload, eventAudience } from './webhook-payload.domain';
 
 /**
- * Fan-out of one consumed event: store it (for replay), then one delivery per live subscription of
- * every account it concerns, all in one statement recorded in the inbox, so a redelivered message
- * (same envelope id) has no second effect.
+ * Fan-out of consumed events: store each (for replay), then one delivery per live subscription of
+ * every account it concerns. A batch (a run of one partition's messages) is one statement recorded
+ * in the inbox, so a redelivered message (same envelope id), in the batch or later, has no second
+ * effect, and a failure leaves nothing of the batch behind.
  */
 @Injectable()
 export class EventIngestion {
@@ -23,7 +24,24 @@ export class EventIngestion {
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
   ) {}
 
-  async ingest(message: Envelope): Promise<void> {
+  async ingest(messages: Envelope[]): Promise<void> {
+    const now = this.settings.clock.now();
+    // Events of a batch share their creation time: ids sorted in message order keep the events
+    // API's order (newest first by time, then id) the order they were published in.
+    const ids = messages.map(() => newId('evt', now.getTime())).sort();
+    const batch = messages.flatMap((message, i) => {
+      const prepared = this.prepare(message, ids[i] ?? newId('evt', now.getTime()), now);
+      return prepared ? [prepared] : [];
+    });
+    const { endpoints } = await this.events.ingestBatch(this.consumer, batch, now);
+    if (endpoints.length > 0) {
+      // The lanes are woken at once for what was just stored, not at their next poll.
+      this.scheduler.kickFor(endpoints);
+    }
+  }
+
+  /** The event to store and each audience account's body; null for one no webhook can take. */
+  private prepare(message: Envelope, id: string, now: Date): IngestedEvent | null {
     const event = parseSourceEvent(message.type, message.payload);
     const environment = message.environment;
     if (!event || !environment) {
@@ -31,12 +49,11 @@ export class EventIngestion {
       this.logger.warn(
         `ignoring ${message.type} ${message.id}: ${event ? 'no environment' : 'unknown event type'}`,
       );
-      return;
+      return null;
     }
-    const now = this.settings.clock.now();
     const audience = eventAudience(event);
     const stored: StoredEvent = {
-      id: newId('evt', now.getTime()),
+      id,
       messageId: message.id,
       type: event.type,
       environment,
@@ -53,13 +70,6 @@ export class EventIngestion {
       );
       return payload ? [{ accountId, body: JSON.stringify(payload) }] : [];
     });
-    const { duplicate, endpoints } = await this.events.ingestOnce(
-      { messageId: message.id, consumer: this.consumer },
-      stored,
-      bodies,
-    );
-    if (!duplicate && endpoints.length > 0) {
-      this.scheduler.kickFor(endpoints);
-    }
+    return { event: stored, bodies };
   }
 }

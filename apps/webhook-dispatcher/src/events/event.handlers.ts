@@ -12,61 +12,35 @@ import {
   TransferFailed,
   TransferInitiated,
 } from '@cts/contracts';
-import { OnEvent } from '@cts/messaging';
+import { OnEventBatch } from '@cts/messaging';
 import { EventIngestion } from './event-ingestion';
 
-/** Every subscribable event type (WEBHOOK_EVENT_TYPES) from `transfer.events`, `agent.events`, `approval.events`. */
+/**
+ * Every subscribable event type (WEBHOOK_EVENT_TYPES) from `transfer.events`, `agent.events`,
+ * `approval.events`, taken in batches: a run of a partition's messages is ingested in one statement.
+ */
 @Injectable()
 export class EventHandlers {
   constructor(private readonly ingestion: EventIngestion) {}
 
-  @OnEvent(TransferInitiated)
-  transferInitiated(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
+  @OnEventBatch(TransferInitiated, TransferConfirmed, TransferFailed)
+  transferEvents(messages: Envelope[]): Promise<void> {
+    return this.ingestion.ingest(messages);
   }
 
-  @OnEvent(TransferConfirmed)
-  transferConfirmed(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
+  @OnEventBatch(AgentCreated, AgentPolicyUpdated)
+  agentEvents(messages: Envelope[]): Promise<void> {
+    return this.ingestion.ingest(messages);
   }
 
-  @OnEvent(TransferFailed)
-  transferFailed(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
-  }
-
-  @OnEvent(AgentCreated)
-  agentCreated(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
-  }
-
-  @OnEvent(AgentPolicyUpdated)
-  agentPolicyUpdated(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
-  }
-
-  @OnEvent(AgentTransactionPendingApproval)
-  pendingApproval(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
-  }
-
-  @OnEvent(AgentTransactionApproved)
-  approved(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
-  }
-
-  @OnEvent(AgentTransactionRejected)
-  rejected(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
-  }
-
-  @OnEvent(AgentTransactionExpired)
-  expired(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
-  }
-
-  @OnEvent(AgentTransactionFailed)
-  failed(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
+  @OnEventBatch(
+    AgentTransactionPendingApproval,
+    AgentTransactionApproved,
+    AgentTransactionRejected,
+    AgentTransactionExpired,
+    AgentTransactionFailed,
+  )
+  approvalEvents(messages: Envelope[]): Promise<void> {
+    return this.ingestion.ingest(messages);
   }
 }

@@ -45,35 +45,53 @@ export interface AddressedBody {
   body: string;
 }
 
+/** An event to ingest with what each account of its audience is sent. */
+export interface IngestedEvent {
+  event: StoredEvent;
+  bodies: AddressedBody[];
+}
+
 /**
- * The inbox row and, only if it is new, the event and one delivery (due at once) per live
- * subscription of the audience that takes this event type, the subscriptions read by the same
- * statement (a disabled one's delivery waits, not due, until it is enabled). A delivery's id is
- * derived from its event and subscription: the event id's time part, then 16 hex digits of sha256(subscription id, event id), all in the id alphabet.
+ * For a batch of events: each message's inbox row and, only for those not there yet, the event and
+ * one delivery (due at once) per live subscription of its audience that takes its type, the
+ * subscriptions read by the same statement (a disabled one's delivery waits, not due, until it is
+ * enabled). One statement, so atomic: all of the batch or none. Inbox rows are taken in message-id
+ * order, so two batches sharing messages (a redelivery during a rebalance) wait for each other and
+ * never deadlock. A delivery's id is derived from its event and subscription: the event id's time
+ * part, then 16 hex digits of sha256(subscription id, event id), all in the id alphabet.
  */
-const INGEST_ONCE = new PreparedStatement<{ handled: number; endpoints: string[] }>(
-  'webhooks.ingest_event_once',
-  `WITH handled AS (
-     INSERT INTO "webhooks"."inbox" (message_id, consumer) VALUES ($1, $2)
+const INGEST_EVENTS = new PreparedStatement<{ handled: string[]; endpoints: string[] }>(
+  'webhooks.ingest_events',
+  `WITH input AS (
+     SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
+       AS e(message_id, id, type, environment, account_ids, data, occurred_at)),
+   handled AS (
+     INSERT INTO "webhooks"."inbox" (message_id, consumer)
+     SELECT message_id, $1 FROM input ORDER BY message_id
      ON CONFLICT DO NOTHING RETURNING message_id),
-   event AS (
+   new_event AS (
+     SELECT i.* FROM input i JOIN handled h ON h.message_id = i.message_id),
+   stored AS (
      INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
-     SELECT $3::text, $1, $4::text, $5::text, $6, $7, $8, $9::timestamptz FROM handled),
+     SELECT id, message_id, type, environment, ARRAY(SELECT jsonb_array_elements_text(account_ids)), data,
+       occurred_at, $9::timestamptz
+     FROM new_event),
    addressed AS (
-     SELECT s.id AS subscription_id, s.endpoint, a.account_id, a.body, s.disabled_at IS NULL AS enabled
-     FROM unnest($10::text[], $11::text[]) AS a(account_id, body)
-     JOIN "webhooks"."subscriptions" s ON s.account_id = a.account_id AND s.environment = $5::text
-       AND s.deleted_at IS NULL AND s.events @> ARRAY[$4::text]
-     WHERE EXISTS (SELECT FROM handled)),
+     SELECT e.id AS event_id, e.type, e.environment, s.id AS subscription_id, s.endpoint, a.account_id, a.body,
+       s.disabled_at IS NULL AS enabled
+     FROM unnest($10::uuid[], $11::text[], $12::text[]) AS a(message_id, account_id, body)
+     JOIN new_event e ON e.message_id = a.message_id
+     JOIN "webhooks"."subscriptions" s ON s.account_id = a.account_id AND s.environment = e.environment
+       AND s.deleted_at IS NULL AND s.events @> ARRAY[e.type]),
    deliveries AS (
      INSERT INTO "webhooks"."deliveries"
        (id, subscription_id, event_id, account_id, environment, event_type, body, created_at, next_attempt_at, status)
-     SELECT 'dlv_' || substr($3::text, 5, 10)
-         || left(encode(sha256(convert_to(subscription_id || $3::text, 'UTF8')), 'hex'), 16),
-       subscription_id, $3::text, account_id, $5::text, $4::text, body, $9::timestamptz,
+     SELECT 'dlv_' || substr(event_id, 5, 10)
+         || left(encode(sha256(convert_to(subscription_id || event_id, 'UTF8')), 'hex'), 16),
+       subscription_id, event_id, account_id, environment, type, body, $9::timestamptz,
        CASE WHEN enabled THEN $9::timestamptz END, CASE WHEN enabled THEN 'pending' ELSE 'waiting' END
      FROM addressed)
-   SELECT (SELECT count(*) FROM handled)::int AS handled,
+   SELECT ARRAY(SELECT message_id::text FROM handled) AS handled,
      ARRAY(SELECT endpoint FROM addressed WHERE enabled) AS endpoints`,
 );
 
@@ -82,31 +100,41 @@ export class EventRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Records the message in the inbox and, only if it was not there yet, stores the event with its
-   * deliveries: one statement, so one round trip and atomic without a transaction. Ingestion is one
-   * sequential consumer per topic partition, so every round trip here bounds how many events a
-   * second it takes in. A concurrent duplicate waits on the inbox row, then does nothing. Returns the
-   * endpoint of each delivery made.
+   * Records each message in the inbox and, for those not there yet, stores the event with its
+   * deliveries: one statement for the whole batch, so one round trip and atomic without a
+   * transaction (a failure stores none of the batch; the transport hands it over again). Events
+   * share `createdAt` (when the batch was taken in). A message twice in the batch counts once; a
+   * concurrent duplicate waits on its inbox row, then does nothing. Returns the message ids that
+   * were new and the endpoint of each delivery made.
    */
-  async ingestOnce(
-    inbox: { messageId: string; consumer: string },
-    event: StoredEvent,
-    bodies: AddressedBody[],
-  ): Promise<{ duplicate: boolean; endpoints: string[] }> {
-    const [{ handled, endpoints }] = await INGEST_ONCE.run(this.dataSource, [
-      inbox.messageId,
-      inbox.consumer,
-      event.id,
-      event.type,
-      event.environment,
-      event.accountIds,
-      JSON.stringify(event.data),
-      event.occurredAt,
-      event.createdAt,
-      bodies.map((addressed) => addressed.accountId),
-      bodies.map((addressed) => addressed.body),
+  async ingestBatch(
+    consumer: string,
+    events: IngestedEvent[],
+    createdAt: Date,
+  ): Promise<{ handled: Set<string>; endpoints: string[] }> {
+    const unique = [...new Map(events.map((e) => [e.event.messageId, e])).values()];
+    if (unique.length === 0) {
+      return { handled: new Set(), endpoints: [] };
+    }
+    const column = <T>(pick: (e: IngestedEvent) => T): T[] => unique.map(pick);
+    const bodies = unique.flatMap(({ event, bodies }) =>
+      bodies.map((b) => ({ messageId: event.messageId, ...b })),
+    );
+    const [{ handled, endpoints }] = await INGEST_EVENTS.run(this.dataSource, [
+      consumer,
+      column((e) => e.event.messageId),
+      column((e) => e.event.id),
+      column((e) => e.event.type),
+      column((e) => e.event.environment),
+      column((e) => JSON.stringify(e.event.accountIds)),
+      column((e) => JSON.stringify(e.event.data)),
+      column((e) => e.event.occurredAt),
+      createdAt,
+      bodies.map((b) => b.messageId),
+      bodies.map((b) => b.accountId),
+      bodies.map((b) => b.body),
     ]);
-    return { duplicate: handled === 0, endpoints };
+    return { handled: new Set(handled), endpoints };
   }
 
   /** A stored event of this environment received since `notBefore` (the retention window). */

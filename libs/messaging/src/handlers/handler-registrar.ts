@@ -28,6 +28,12 @@ import { expiredCommands, handledMessages } from '../metrics/metrics';
 import { DeadLetters } from './dead-letters';
 import { isTransientFailure } from './transient-failure';
 import { COMMAND_HANDLER, EVENT_HANDLER } from './handler.decorators';
+import {
+  BATCH_HANDLER_EXTRAS,
+  EVENT_BATCH_HANDLER,
+  eventBatchDispatcher,
+  type FoundBatchHandler,
+} from './event-batch';
 
 type Method = (envelope: Envelope) => Promise<unknown>;
 
@@ -62,6 +68,32 @@ export class HandlerRegistrar {
     }
     for (const [topic, handlers] of eventsByTopic) {
       server.addHandler(topic, (data: unknown) => this.handleEvent(topic, handlers, data, consumer), true);
+    }
+    this.registerBatchHandlers(server, consumer, new Set(eventsByTopic.keys()));
+  }
+
+  /**
+   * `@OnEventBatch` methods: one batch handler per topic (marked in its extras), which the transport
+   * calls with runs of consecutive messages of a partition. A topic is consumed one way or the other.
+   */
+  private registerBatchHandlers(server: Server, consumer: string, singleTopics: Set<string>): void {
+    const byTopic = new Map<string, FoundBatchHandler[]>();
+    for (const { contract: contracts, method } of this.find<EventContract[]>(EVENT_BATCH_HANDLER)) {
+      const topics = new Set(contracts.map((contract) => contract.topic));
+      const [topic] = topics;
+      if (topic === undefined || topics.size > 1 || singleTopics.has(topic)) {
+        throw new Error(
+          `@OnEventBatch takes event types of one topic that has no @OnEvent handler (${[...topics].join(', ')})`,
+        );
+      }
+      byTopic.set(topic, [
+        ...(byTopic.get(topic) ?? []),
+        { contracts, method: method as unknown as FoundBatchHandler['method'] },
+      ]);
+    }
+    for (const [topic, handlers] of byTopic) {
+      const dispatch = eventBatchDispatcher(topic, handlers, consumer, this.deadLetters);
+      server.addHandler(topic, (data: unknown) => dispatch(data as unknown[]), true, BATCH_HANDLER_EXTRAS);
     }
   }
 

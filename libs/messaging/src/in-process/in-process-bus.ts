@@ -4,12 +4,18 @@ import { PARTITIONS_CONSUMED_CONCURRENTLY } from '../kafka/kafka.config';
 
 type CommandHandler = (data: unknown) => Promise<unknown>;
 type EventHandler = (data: unknown) => Promise<void>;
+type BatchHandler = (data: unknown[]) => Promise<void>;
 
 interface GroupSubscription {
   handler: EventHandler;
   /** One queue per partition: in order within one, concurrent across them. */
   partitions: Promise<void>[];
+  /** A batch consumer's messages waiting per partition for the batch in progress to end. */
+  batches?: { handler: BatchHandler; waiting: string[][]; scheduled: boolean[] };
 }
+
+/** The most messages a batch consumer gets in one call (a Kafka fetch is bounded in bytes instead). */
+export const IN_PROCESS_MAX_BATCH = 500;
 
 const RETRY_DELAYS_MS = [50, 200, 1000, 5000];
 
@@ -61,6 +67,26 @@ export class InProcessBus {
     this.subscriptions.set(topic, groups);
   }
 
+  /**
+   * A batch consumer: each partition's messages that arrived while its previous batch was handled go
+   * to `handler` together (in order, up to IN_PROCESS_MAX_BATCH), as a Kafka consumer's `eachBatch`
+   * gets what one fetch brought. A failing batch is retried whole; if it keeps failing, its messages
+   * are handled one at a time so only the failing one goes to the dead-letter topic.
+   */
+  subscribeBatch(topic: string, groupId: string, handler: BatchHandler): void {
+    const groups = this.subscriptions.get(topic) ?? new Map<string, GroupSubscription>();
+    groups.set(groupId, {
+      handler: (data) => handler([data]),
+      partitions: Array.from({ length: IN_PROCESS_PARTITIONS }, () => Promise.resolve()),
+      batches: {
+        handler,
+        waiting: Array.from({ length: IN_PROCESS_PARTITIONS }, () => []),
+        scheduled: Array.from({ length: IN_PROCESS_PARTITIONS }, () => false),
+      },
+    });
+    this.subscriptions.set(topic, groups);
+  }
+
   unsubscribe(topic: string, groupId: string): void {
     this.subscriptions.get(topic)?.delete(groupId);
   }
@@ -89,6 +115,17 @@ export class InProcessBus {
     }
     const partition = partitionOf(key);
     for (const [groupId, subscription] of this.subscriptions.get(topic) ?? []) {
+      const batches = subscription.batches;
+      if (batches) {
+        batches.waiting[partition]?.push(value);
+        if (!batches.scheduled[partition]) {
+          batches.scheduled[partition] = true;
+          subscription.partitions[partition] = (subscription.partitions[partition] ?? Promise.resolve()).then(
+            () => this.deliverBatches(topic, groupId, subscription, partition),
+          );
+        }
+        continue;
+      }
       subscription.partitions[partition] = (subscription.partitions[partition] ?? Promise.resolve()).then(
         () => this.deliver(topic, groupId, subscription.handler, value),
       );
@@ -111,6 +148,46 @@ export class InProcessBus {
     return [...this.subscriptions.values()].flatMap((groups) =>
       [...groups.values()].flatMap((s) => s.partitions),
     );
+  }
+
+  /** Handles the partition's waiting messages batch by batch until none is left. */
+  private async deliverBatches(
+    topic: string,
+    groupId: string,
+    subscription: GroupSubscription,
+    partition: number,
+  ): Promise<void> {
+    const batches = subscription.batches;
+    const waiting = batches?.waiting[partition];
+    if (!batches || !waiting) {
+      return;
+    }
+    while (waiting.length > 0) {
+      const values = waiting.splice(0, IN_PROCESS_MAX_BATCH);
+      if (!(await this.tryBatch(batches.handler, values))) {
+        for (const value of values) {
+          await this.deliver(topic, groupId, subscription.handler, value);
+        }
+      }
+    }
+    batches.scheduled[partition] = false;
+  }
+
+  /** The batch handled, retried like an uncommitted Kafka batch; false once the retries are spent. */
+  private async tryBatch(handler: BatchHandler, values: string[]): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await handler(values.map((value) => JSON.parse(value) as unknown));
+        return true;
+      } catch (error) {
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (delay === undefined) {
+          this.logger.warn(`a batch of ${values.length} failed, handling them one by one: ${String(error)}`);
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   private async deliver(topic: string, groupId: string, handler: EventHandler, value: string): Promise<void> {

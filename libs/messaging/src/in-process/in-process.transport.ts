@@ -7,6 +7,7 @@ import {
 } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { MessagePublisher, type OutgoingMessage } from '../publisher';
+import { isBatchHandler } from '../handlers/event-batch';
 import { type InProcessBus } from './in-process-bus';
 
 export const IN_PROCESS_TRANSPORT = Symbol('in-process');
@@ -24,7 +25,11 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
 
   listen(callback: () => void): void {
     for (const [pattern, handler] of this.messageHandlers) {
-      if (handler.isEventHandler) {
+      if (handler.isEventHandler && isBatchHandler(handler)) {
+        this.bus.subscribeBatch(pattern, this.groupId, async (data) => {
+          await settle(await handler(data));
+        });
+      } else if (handler.isEventHandler) {
         this.bus.subscribe(pattern, this.groupId, async (data) => {
           await settle(await handler(data));
         });

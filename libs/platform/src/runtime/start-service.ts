@@ -1,6 +1,6 @@
 import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
-import { type CustomTransportStrategy, type Server, ServerKafka } from '@nestjs/microservices';
+import { type CustomTransportStrategy, type Server } from '@nestjs/microservices';
 import { TerminusModule } from '@nestjs/terminus';
 import { allTopicSpecs } from '@cts/contracts';
 import {
@@ -12,6 +12,7 @@ import {
   HandlerRegistrar,
   InProcessPublisher,
   InProcessServer,
+  KafkaBatchServer,
   KafkaPublisher,
   kafkaServerOptions,
   MessagePublisher,
@@ -85,7 +86,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     : new KafkaPublisher(requireKafka(runtime));
   const server = (runtime.bus
     ? new InProcessServer(runtime.bus, definition.name)
-    : new ServerKafka(kafkaServerOptions(definition.name, requireKafka(runtime)))) as unknown as Server &
+    : new KafkaBatchServer(kafkaServerOptions(definition.name, requireKafka(runtime)))) as unknown as Server &
     CustomTransportStrategy;
   let transportStatus = runtime.bus ? 'connected' : 'disconnected';
   server.status.subscribe((status) => (transportStatus = String(status)));

@@ -1,0 +1,91 @@
+import { ServerKafka } from '@nestjs/microservices';
+import {
+  type Consumer,
+  type EachBatchPayload,
+  type KafkaMessage,
+} from '@nestjs/microservices/external/kafka.interface';
+import { isObservable, lastValueFrom } from 'rxjs';
+import { isBatchHandler } from '../handlers/event-batch';
+
+/** The most messages of a fetch one batch handler call gets (a fetch holds up to 1 MB per partition). */
+export const KAFKA_MAX_BATCH = 500;
+
+/**
+ * Nest's Kafka server, with batch handlers (`@OnEventBatch`): a consumer that has any runs
+ * kafkajs's `eachBatch`, so a batch handler gets the messages a fetch brought for a partition in
+ * one call. Their offsets are resolved and committed only after the handler resolved (the batch
+ * is stored), so a crash before that redelivers the whole run and the handler's inbox dedupes it.
+ * Topics without a batch handler are handled message by message in order, exactly as `eachMessage`
+ * would (the handler, then its offset). A consumer without batch handlers is Nest's, unchanged.
+ */
+export class KafkaBatchServer extends ServerKafka {
+  override async bindEvents(consumer: Consumer): Promise<void> {
+    if (![...this.messageHandlers.values()].some(isBatchHandler)) {
+      return super.bindEvents(consumer);
+    }
+    const topics = [...this.messageHandlers.keys()];
+    if (topics.length > 0) {
+      await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
+    }
+    await consumer.run({
+      ...(this.options.run ?? {}),
+      // Only what was handled is resolved: a batch left halfway (stopping, a rebalance) is fetched again.
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.handleBatch(payload),
+    });
+  }
+
+  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    const handler = this.messageHandlers.get(batch.topic);
+    const proceed = () => payload.isRunning() && !payload.isStale();
+    const done = async (offset: string) => {
+      payload.resolveOffset(offset);
+      await payload.commitOffsetsIfNecessary();
+      await payload.heartbeat();
+    };
+    if (handler && isBatchHandler(handler)) {
+      for (let start = 0; start < batch.messages.length && proceed(); start += KAFKA_MAX_BATCH) {
+        const run = batch.messages.slice(start, start + KAFKA_MAX_BATCH);
+        const data = await Promise.all(
+          run.map((message) => this.decode(batch.topic, batch.partition, message)),
+        );
+        const result: unknown = await handler(data);
+        if (isObservable(result)) {
+          await lastValueFrom(result, { defaultValue: undefined });
+        }
+        const last = run[run.length - 1];
+        if (last) {
+          await done(last.offset);
+        }
+      }
+      return;
+    }
+    for (const message of batch.messages) {
+      if (!proceed()) {
+        return;
+      }
+      await this.handleMessage({
+        topic: batch.topic,
+        partition: batch.partition,
+        message,
+        heartbeat: () => payload.heartbeat(),
+        pause: () => payload.pause(),
+      });
+      await done(message.offset);
+    }
+  }
+
+  /** A message's value as Nest's deserializer gives it to a handler (the parsed JSON envelope). */
+  private async decode(topic: string, partition: number, message: KafkaMessage): Promise<unknown> {
+    const raw = this.parser
+      ? this.parser.parse<KafkaMessage & { topic: string; partition: number }>({
+          ...message,
+          topic,
+          partition,
+        })
+      : message;
+    const packet = (await this.deserializer.deserialize(raw, { channel: topic })) as { data?: unknown };
+    return packet.data;
+  }
+}
