@@ -1,4 +1,4 @@
-import { InProcessBus } from './in-process-bus';
+import { IN_PROCESS_MAX_BATCH, InProcessBus } from './in-process-bus';
 
 const deferred = () => {
   let resolve!: () => void;
@@ -84,5 +84,76 @@ describe('InProcessBus requests', () => {
     await expect(bus.request('transfer.commands', envelope('transfer.get'))).rejects.toThrow(
       'No handler is registered for transfer.commands',
     );
+  });
+});
+
+describe('InProcessBus batch consumers', () => {
+  it('hands a batch consumer what arrived while its previous batch ran, in order per partition', async () => {
+    const bus = new InProcessBus();
+    const batches: number[][] = [];
+    const first = deferred();
+    bus.subscribeBatch('t', 'g', async (data) => {
+      batches.push(data as number[]);
+      if (batches.length === 1) {
+        await first.promise;
+      }
+    });
+
+    bus.publish('t', JSON.stringify(0), 'same-key');
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 1; i <= 5; i++) bus.publish('t', JSON.stringify(i), 'same-key');
+    first.resolve();
+    await bus.drain();
+
+    expect(batches).toEqual([[0], [1, 2, 3, 4, 5]]);
+  });
+
+  it('takes at most IN_PROCESS_MAX_BATCH messages per call', async () => {
+    const bus = new InProcessBus();
+    const sizes: number[] = [];
+    bus.subscribeBatch('t', 'g', (data) => {
+      sizes.push(data.length);
+      return Promise.resolve();
+    });
+
+    for (let i = 0; i < IN_PROCESS_MAX_BATCH + 3; i++) bus.publish('t', JSON.stringify(i), 'k');
+    await bus.drain();
+
+    expect(sizes).toEqual([IN_PROCESS_MAX_BATCH, 3]);
+  });
+
+  it('retries a failing batch whole, then alone each message, dead-lettering only the one that keeps failing', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
+    try {
+      const bus = new InProcessBus();
+      const calls: string[][] = [];
+      const stored: string[] = [];
+      bus.subscribeBatch('t', 'g', (data) => {
+        const values = data as string[];
+        calls.push(values);
+        if (values.includes('poison')) {
+          return Promise.reject(new Error('cannot store poison'));
+        }
+        stored.push(...values);
+        return Promise.resolve();
+      });
+
+      for (const value of ['a', 'poison', 'b']) bus.publish('t', JSON.stringify(value), 'k');
+      const drained = bus.drain();
+      await jest.runAllTimersAsync();
+      await drained;
+
+      // The batch: once and four retries, then each message on its own (the poison one with its retries).
+      expect(calls.slice(0, 5)).toEqual(Array(5).fill(['a', 'poison', 'b']));
+      expect(stored).toEqual(['a', 'b']);
+      expect(bus.deadLetters).toHaveLength(1);
+      expect(JSON.parse(bus.deadLetters[0]?.value ?? '{}')).toMatchObject({
+        consumer: 'g',
+        topic: 't',
+        original: JSON.stringify('poison'),
+      });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -1,0 +1,159 @@
+import { eventually } from '@cts/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { BATCH_HANDLER_EXTRAS } from '../handlers/event-batch';
+import { KafkaBatchServer } from './kafka-batch.server';
+import { groupIdFor, kafkaServerOptions, parseBrokers } from './kafka.config';
+import { provisionTopics } from './topic-provisioner';
+
+describe('batch consumers on a real broker (KafkaBatchServer)', () => {
+  const brokers = parseBrokers(process.env.KAFKA_BROKERS ?? '');
+  const kafka = new Kafka({ brokers, clientId: 'batch-test', logLevel: logLevel.NOTHING });
+  const producer = kafka.producer();
+  const admin = kafka.admin();
+  let servers: KafkaBatchServer[] = [];
+  let run = 0;
+
+  beforeAll(async () => {
+    await producer.connect();
+    await admin.connect();
+  });
+
+  afterEach(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    servers = [];
+  });
+
+  afterAll(async () => {
+    await producer.disconnect();
+    await admin.disconnect();
+  });
+
+  /** Fresh topics (one partition each, so one run is one partition's order) and a fresh group. */
+  async function topics() {
+    run += 1;
+    const suffix = `${Date.now().toString(36)}-${run}`;
+    const names = { batched: `batch-${suffix}.events`, single: `single-${suffix}.events` };
+    await provisionTopics(brokers, [
+      { name: names.batched, partitions: 1, retentionMs: 3_600_000 },
+      { name: names.single, partitions: 1, retentionMs: 3_600_000 },
+    ]);
+    return { ...names, settings: { brokers, clientId: 'batch-test', groupSuffix: `-${suffix}` } };
+  }
+
+  const produce = (topic: string, values: number[]) =>
+    producer.send({
+      topic,
+      messages: values.map((value) => ({ key: 'k', value: JSON.stringify({ value }) })),
+    });
+
+  const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+  async function committed(group: string, topic: string): Promise<string | undefined> {
+    const [offsets] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+    return offsets?.partitions[0]?.offset;
+  }
+
+  async function startServer(
+    service: string,
+    settings: Awaited<ReturnType<typeof topics>>['settings'],
+    handlers: Record<
+      string,
+      { batch: (data: unknown[]) => Promise<void> } | { single: (data: unknown) => Promise<void> }
+    >,
+  ): Promise<KafkaBatchServer> {
+    const server = new KafkaBatchServer(kafkaServerOptions(service, settings));
+    for (const [topic, handler] of Object.entries(handlers)) {
+      if ('batch' in handler) {
+        server.addHandler(
+          topic,
+          (data: unknown) => handler.batch(data as unknown[]),
+          true,
+          BATCH_HANDLER_EXTRAS,
+        );
+      } else {
+        server.addHandler(topic, (data: unknown) => handler.single(data), true);
+      }
+    }
+    servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      void server.listen((error?: unknown) => (error ? reject(error as Error) : resolve()));
+    });
+    return server;
+  }
+
+  const valuesOf = (data: unknown[]) => data.map((d) => (d as { value: number }).value);
+
+  it('hands a batch handler a run of messages in order, and commits its offsets once it resolved', async () => {
+    const { batched, single, settings } = await topics();
+    await produce(batched, range(0, 50));
+    await produce(single, range(0, 5));
+    const calls: number[][] = [];
+    const singles: number[] = [];
+    await startServer('batching', settings, {
+      [batched]: { batch: (data) => Promise.resolve(void calls.push(valuesOf(data))) },
+      [single]: { single: (data) => Promise.resolve(void singles.push((data as { value: number }).value)) },
+    });
+
+    await eventually(() => expect(calls.flat()).toHaveLength(50), 30_000);
+    expect(calls.flat()).toEqual(range(0, 50));
+    // What one fetch brought comes in one call: far fewer calls than messages.
+    expect(calls.length).toBeLessThan(10);
+    await eventually(() => expect(singles).toEqual(range(0, 5)), 30_000);
+    await eventually(
+      async () => expect(await committed(groupIdFor('batching', settings), batched)).toBe('50'),
+      15_000,
+    );
+  }, 90_000);
+
+  it('commits nothing of a batch its handler failed, and hands it over again: nothing lost', async () => {
+    const { batched, single, settings } = await topics();
+    await produce(batched, range(0, 20));
+    const group = groupIdFor('failing', settings);
+    const calls: number[][] = [];
+    let failures = 2;
+    const uncommittedWhileFailing: (string | undefined)[] = [];
+    await startServer('failing', settings, {
+      [batched]: {
+        batch: async (data) => {
+          calls.push(valuesOf(data));
+          if (failures > 0) {
+            failures -= 1;
+            uncommittedWhileFailing.push(await committed(group, batched));
+            throw new Error('the database is unavailable');
+          }
+        },
+      },
+      [single]: { single: () => Promise.resolve() },
+    });
+
+    await eventually(() => expect(failures).toBe(0), 30_000);
+    await eventually(async () => expect(await committed(group, batched)).toBe('20'), 30_000);
+    // Before the batch was stored its offsets were not committed (-1: nothing yet).
+    expect(uncommittedWhileFailing).toEqual(['-1', '-1']);
+    // Each failed run came again from its first message; the last call stored it.
+    expect(calls[0]?.[0]).toBe(0);
+    expect(calls[1]?.[0]).toBe(0);
+    expect(new Set(calls.slice(2).flat())).toEqual(new Set(range(0, 20)));
+  }, 90_000);
+
+  it('redelivers to another member what a stopped one had not stored', async () => {
+    const { batched, single, settings } = await topics();
+    await produce(batched, range(0, 10));
+    const group = groupIdFor('handover', settings);
+    const first = await startServer('handover', settings, {
+      [batched]: { batch: () => Promise.reject(new Error('never stored')) },
+      [single]: { single: () => Promise.resolve() },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await first.close();
+    servers = servers.filter((server) => server !== first);
+    expect(await committed(group, batched)).toBe('-1');
+
+    const stored: number[] = [];
+    await startServer('handover', settings, {
+      [batched]: { batch: (data) => Promise.resolve(void stored.push(...valuesOf(data))) },
+      [single]: { single: () => Promise.resolve() },
+    });
+    await eventually(() => expect(stored).toEqual(range(0, 10)), 30_000);
+  }, 90_000);
+});
