@@ -61,4 +61,38 @@ export function inSpan<T>(
   );
 }
 
+/**
+ * Runs `work` once for several messages handled together (a batch): a span per message, each in
+ * its own message's trace (`carrier`), all spanning the one piece of work, so every request's
+ * trace still shows the step that handled its message.
+ */
+export async function inSpans<T>(
+  spans: { name: string; carrier?: TraceCarrier }[],
+  kind: SpanKind,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = spans.map(({ name, carrier }) =>
+    tracer.startSpan(
+      name,
+      { kind, attributes: { 'messaging.batch.message_count': spans.length } },
+      contextOf(carrier),
+    ),
+  );
+  try {
+    return await work();
+  } catch (error) {
+    for (const span of started) {
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    throw error;
+  } finally {
+    for (const span of started) {
+      span.end();
+    }
+  }
+}
+
 export { SpanKind };

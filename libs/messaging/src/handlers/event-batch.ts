@@ -4,7 +4,7 @@ import {
   EnvelopeMeta,
   envelopeSchema,
   type EventContract,
-  inSpan,
+  inSpans,
   SpanKind,
 } from '@cts/contracts';
 import { handledMessages } from '../metrics/metrics';
@@ -73,9 +73,9 @@ export function eventBatchDispatcher(
     }
     for (const [handler, envelopes] of byHandler) {
       // A failure propagates: the transport redelivers the batch, and the handler's inbox makes that safe.
-      await inSpan(
-        `${consumer} ${topic} batch`,
-        { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': envelopes.length } },
+      await inSpans(
+        envelopes.map((envelope) => ({ name: `${consumer} ${envelope.type}`, carrier: envelope.trace })),
+        SpanKind.CONSUMER,
         () => handler.method(envelopes),
       );
       for (const envelope of envelopes) {
