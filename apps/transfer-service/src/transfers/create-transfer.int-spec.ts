@@ -94,6 +94,19 @@ describe('transfer-service: creating a transfer', () => {
     expect(await harness.rowsOf(poor)).toEqual([]);
   });
 
+  it('sends on what it received: the pending balance is applied (decrypted by the proof engine) first', async () => {
+    const carol = await harness.openAccount();
+    const dave = await harness.openAccount();
+    expect(codeOf(await harness.send(alice, carol.handle, 3n * USDC + 17n))).toBe('ok');
+    expect(codeOf(await harness.send(alice, carol.handle, 2n * USDC))).toBe('ok');
+
+    // Carol's available balance is zero: both credits sit in her pending balance until applied.
+    const result = await harness.send(carol, dave.handle, 5n * USDC + 17n);
+
+    expect(codeOf(result)).toBe('ok');
+    expect(codeOf(await harness.send(carol, dave.handle, 1n))).toBe('insufficient_balance');
+  });
+
   it('refuses a transfer to the sender itself, by handle or by its own address', async () => {
     expect(codeOf(await harness.send(alice, alice.handle, USDC))).toBe('invalid_request');
     expect(codeOf(await harness.send(alice, alice.address, USDC))).toBe('invalid_request');
