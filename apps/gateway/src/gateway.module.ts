@@ -17,6 +17,7 @@ import { AdminGuard } from './admin/admin.guard';
 import { AgentHistoryController } from './approvals/agent-history.controller';
 import { AgentTransactionsController } from './approvals/approvals.controller';
 import { OwnSpendPolicyController } from './agents/own-policy.controller';
+import { X402PaymentsController } from './agents/x402/x402-payments.controller';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { ApiKeysController } from './api-keys/api-keys.controller';
@@ -55,6 +56,7 @@ export const GATEWAY_CONTROLLERS: Type[] = [
   AgentTransactionsController,
   AgentHistoryController,
   OwnSpendPolicyController,
+  X402PaymentsController,
   DashboardController,
 ];
 

@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 
-export const ID_PREFIXES = ['acct', 'tr', 'atx', 'pol', 'wh', 'evt', 'dlv', 'key', 'req', 'dom'] as const;
+export const ID_PREFIXES = [
+  'acct',
+  'tr',
+  'atx',
+  'pol',
+  'wh',
+  'evt',
+  'dlv',
+  'key',
+  'req',
+  'dom',
+  'x402',
+] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';

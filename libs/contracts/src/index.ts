@@ -9,6 +9,7 @@ export * from './parties';
 export * from './transfers';
 export * from './agents';
 export * from './approvals';
+export * from './x402';
 export * from './webhook-event-types';
 export * from './webhooks';
 export * from './event-schemas';

@@ -32,6 +32,8 @@ export const CommandTopics = {
   transferBalances: 'transfer.balances',
   transferFund: 'transfer.fund',
   transferKeyTotals: 'transfer.key-totals',
+  transferX402Pay: 'transfer.x402-pay',
+  transferX402Settled: 'transfer.x402-settled',
   agentCreate: 'agent.create',
   agentList: 'agent.list',
   agentGetPolicy: 'agent.get-policy',

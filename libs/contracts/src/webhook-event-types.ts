@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'agent.transaction.expired',
   'agent.transaction.failed',
   'agent.created',
+  'agent.x402.paid',
   'webhook.endpoint.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

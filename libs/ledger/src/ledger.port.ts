@@ -81,6 +81,32 @@ export type LedgerAccountView = MissingAccountView | PublicAccountView | Confide
 
 export type SignatureOutcome = 'confirmed' | 'failed' | 'unknown';
 
+/** An x402 `exact` payment to sign (never sent by us: the facilitator adds its signature and sends it). */
+export interface ExactPaymentRequest {
+  from: AccountKeyMaterial;
+  asset: string;
+  payTo: Address;
+  /** Base units. */
+  amount: bigint;
+  /** The facilitator's `extra.feePayer`. */
+  feePayer: Address;
+  memo: string | null;
+}
+
+export interface SignedExactPayment {
+  /** Base64 wire transaction signed by the payer only. */
+  transaction: string;
+  /** Base64 message bytes: what the fee payer's signature must cover. */
+  message: string;
+  payer: Address;
+}
+
+export interface PublicBalanceResult {
+  /** Base units moved from the confidential to the public balance (0: the public balance covered it). */
+  withdrawn: bigint;
+  signature: Signature | null;
+}
+
 /**
  * What transfer-service needs from a ledger. One implementation (the Solana RPC adapter) serves real
  * clusters and the local runtime alike. Settlements from one source account must be serialized by the
@@ -99,6 +125,20 @@ export interface LedgerPort {
   applyPendingBalance(keys: AccountKeyMaterial, asset: string): Promise<ApplyPendingResult>;
   /** Withdraws from the sender's confidential balance and pays the recipient's public balance. */
   transferStandard(request: StandardTransferRequest): Promise<LedgerSubmission>;
+  /**
+   * Makes the owner's public balance hold at least `amount`, withdrawing only what it lacks from the
+   * confidential available balance (Token-2022 withdraw with its equality and range proofs).
+   * `committed`: public base units already promised to signed payments not yet settled; they are not
+   * counted as available.
+   */
+  ensurePublicBalance(
+    keys: AccountKeyMaterial,
+    asset: string,
+    amount: bigint,
+    committed?: bigint,
+  ): Promise<PublicBalanceResult>;
+  /** Builds and partially signs (the payer only) an x402 `exact` payment; sends nothing. */
+  signExactPayment(request: ExactPaymentRequest): Promise<SignedExactPayment>;
   readAccount(owner: Address, asset: string): Promise<LedgerAccountView>;
   confirmSignature(signature: Signature): Promise<SignatureOutcome>;
   close(): Promise<void>;

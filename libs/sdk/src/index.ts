@@ -2,3 +2,4 @@ export * from './crypto';
 export * from './client';
 export * from './webhooks';
 export { loadZkSdk } from './runtime/load-zk-sdk';
+export * from './x402';

@@ -52,6 +52,25 @@ describe('evaluateSpend', () => {
     expect(reasonOf(policy(raw), attempt(overrides))).toBe(reason);
   });
 
+  it('allows an x402 payment by the resource host or, failing that, by a raw address naming its payee', () => {
+    const payTo = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+    const byHost = policy({ allowed_recipients: ['*.api.example'] });
+    expect(reasonOf(byHost, attempt({ to: 'data.api.example', payTo }))).toBe('allow');
+    expect(reasonOf(byHost, attempt({ to: 'evil.example', payTo }))).toBe('recipient_not_allowed');
+    const byAddress = policy({ allowed_recipients: [payTo] });
+    expect(reasonOf(byAddress, attempt({ to: 'evil.example', payTo }))).toBe('allow');
+    expect(
+      reasonOf(
+        byAddress,
+        attempt({ to: 'evil.example', payTo: 'So11111111111111111111111111111111111111112' }),
+      ),
+    ).toBe('recipient_not_allowed');
+    // A domain pattern never matches a payee address.
+    expect(reasonOf(byHost, attempt({ to: 'evil.example', payTo: 'api.example' }))).toBe(
+      'recipient_not_allowed',
+    );
+  });
+
   it('allows at the limits exactly: per transaction, daily, and the start of active hours', () => {
     expect(reasonOf(policy(), attempt({ amount: 100n * USDC }))).toBe('allow');
     expect(reasonOf(policy(), attempt({ amount: 100n * USDC, spentToday: 400n * USDC }))).toBe('allow');

@@ -5,8 +5,10 @@ import { isRecipientAllowed } from './recipient-pattern.domain';
 import { type SpendPolicyRules } from './spend-policy.domain';
 
 export interface SpendAttempt {
-  /** The recipient as the sender wrote it. */
+  /** The recipient as the sender wrote it (an x402 payment: the resource's host). */
   to: string;
+  /** An x402 payment's payee address: allowed too when a raw-address pattern names it. */
+  payTo?: string;
   /** Upper-case asset code. */
   asset: string;
   /** Base units of `asset`. */
@@ -47,7 +49,10 @@ export function evaluateSpend(policy: SpendPolicyRules, attempt: SpendAttempt): 
   if (decimals === undefined || !policy.assets.includes(attempt.asset)) {
     return deny('asset_not_allowed', `The spend policy does not allow ${attempt.asset}`);
   }
-  if (!isRecipientAllowed(policy.allowedRecipients, attempt.to)) {
+  const recipientAllowed =
+    isRecipientAllowed(policy.allowedRecipients, attempt.to) ||
+    (attempt.payTo !== undefined && isRecipientAllowed(policy.allowedRecipients, attempt.payTo));
+  if (!recipientAllowed) {
     return deny('recipient_not_allowed', 'The spend policy does not allow this recipient');
   }
   if (policy.activeHours !== null) {

@@ -66,6 +66,7 @@ export class SpendHandlers {
       const spentToday = await this.ledger.spentExcluding(bucket, existing, tx.manager);
       const verdict = evaluateSpend(policy, {
         to: request.to,
+        payTo: request.pay_to,
         asset,
         amount,
         at,

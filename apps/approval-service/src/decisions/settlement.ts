@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CreateTransfer, type MessageContext } from '@cts/contracts';
+import { CreateTransfer, hasPrefix, type MessageContext } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
 import {
@@ -29,6 +29,9 @@ export class Settlement {
 
   /** Settles `tx` (which must be `approving`) and returns it as it is afterwards. */
   async settle(tx: TransactionRecord, context: MessageContext): Promise<TransactionRecord> {
+    if (hasPrefix(tx.reservationId, 'x402')) {
+      return this.approvePayment(tx);
+    }
     const reply = await this.commands.send(
       CreateTransfer,
       {
@@ -62,6 +65,16 @@ export class Settlement {
       await this.reservations.release(finished, context);
     }
     // null: another replica finished it first; either way the stored state is the answer.
+    return (await this.transactions.findById(tx.id)) ?? finished ?? tx;
+  }
+
+  /**
+   * A held x402 payment (issue 20) is not a transfer: the agent signs it itself when it pays the
+   * resource again with `approved_transaction_id` (transfer-service re-checks the policy then, except
+   * the threshold). The approval names the payment id (`transfer_id`) it allows.
+   */
+  private async approvePayment(tx: TransactionRecord): Promise<TransactionRecord> {
+    const finished = await this.unitOfWork.run((t) => this.transitions.settled(tx.id, tx.reservationId, t));
     return (await this.transactions.findById(tx.id)) ?? finished ?? tx;
   }
 }

@@ -28,6 +28,25 @@ export type GateOutcome = { kind: 'proceed'; transferId: string } | { kind: 'sto
 type Decided = { outcome: 'proceed'; transferId: string } | { outcome: 'stop'; result: Result<Created> };
 
 /**
+ * One agent spend as the policy sees it: a transfer, or an x402 payment (`to` is the resource's host,
+ * `pay_to` its payee address). `reservation_id` names the spend everywhere: the daily-counter
+ * reservation, the held transaction's reservation, and the transfer or payment it becomes.
+ */
+export interface AgentSpend {
+  environment: Request['environment'];
+  to: string;
+  pay_to?: string;
+  asset: Request['asset'];
+  confidential: boolean;
+  sealed_amount: string;
+  sealed_memo: string | null;
+  api_key_id: string | null;
+  reservation_id: string;
+  /** An owner approved this spend: re-check the policy, never hold it again. */
+  approved: boolean;
+}
+
+/**
  * Every transfer by an agent passes its spend policy before anything is signed (issue 4): denied
  * (`403 policy_violation`), held for its owner (`202`, nothing moves), or allowed with the amount
  * reserved against the daily limit under the transfer's id. The decision is kept in the inbox, so a
@@ -49,8 +68,31 @@ export class AgentGate {
     if (sender.type !== 'agent') {
       return { kind: 'proceed', transferId: request.approved_transfer_id ?? newId('tr') };
     }
+    return this.checkSpend(message, sender, amount, () => ({
+      environment: request.environment,
+      to: request.to,
+      asset: request.asset,
+      confidential: request.confidential,
+      sealed_amount: request.sealed_amount,
+      sealed_memo: request.sealed_memo,
+      api_key_id: request.api_key_id,
+      reservation_id: request.approved_transfer_id ?? newId('tr'),
+      approved: request.approved_transfer_id !== null,
+    }));
+  }
+
+  /**
+   * The gate for any agent spend (transfers and x402 payments alike). `spend` is called once per
+   * message: a redelivered message gets the first decision, under the first reservation id.
+   */
+  async checkSpend(
+    message: Envelope<unknown>,
+    sender: AccountParty,
+    amount: bigint,
+    spend: () => AgentSpend,
+  ): Promise<GateOutcome> {
     const { value } = await this.unitOfWork.once(message, `${this.consumer}:agent-gate`, () =>
-      this.decide(message, sender, amount),
+      this.decide(message, sender, amount, spend()),
     );
     return value.outcome === 'proceed'
       ? { kind: 'proceed', transferId: value.transferId }
@@ -84,10 +126,14 @@ export class AgentGate {
     }
   }
 
-  private async decide(message: Envelope<Request>, sender: AccountParty, amount: bigint): Promise<Decided> {
-    const request = message.payload;
+  private async decide(
+    message: Envelope<unknown>,
+    sender: AccountParty,
+    amount: bigint,
+    request: AgentSpend,
+  ): Promise<Decided> {
     const context = contextFrom(message);
-    const transferId = request.approved_transfer_id ?? newId('tr');
+    const transferId = request.reservation_id;
     const evaluation = await this.commands.send(
       EvaluateAgentSpend,
       {
@@ -95,9 +141,10 @@ export class AgentGate {
         environment: request.environment,
         reservation_id: transferId,
         to: request.to,
+        ...(request.pay_to === undefined ? {} : { pay_to: request.pay_to }),
         asset: request.asset,
         sealed_amount: request.sealed_amount,
-        mode: request.approved_transfer_id ? 'approval_recheck' : 'attempt',
+        mode: request.approved ? 'approval_recheck' : 'attempt',
       },
       context,
     );

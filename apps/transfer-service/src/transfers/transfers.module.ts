@@ -13,6 +13,12 @@ import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
 import { TransferQueryHandlers } from './transfer-queries.handlers';
 import { TransferRepository } from './transfer.repository';
+import { PayX402Handlers } from '../x402/pay-x402.handlers';
+import { X402Claims } from '../x402/x402-claims';
+import { X402PaymentRepository } from '../x402/x402-payment.repository';
+import { X402SettlementHandlers } from '../x402/x402-settlement.handlers';
+import { X402Signer } from '../x402/x402-signer';
+import { X402Signing } from '../x402/x402-signing';
 
 @Module({
   imports: [CustodyModule],
@@ -30,6 +36,12 @@ import { TransferRepository } from './transfer.repository';
     TransferQueryHandlers,
     BalancesHandlers,
     FundHandlers,
+    X402PaymentRepository,
+    X402Signer,
+    X402Signing,
+    X402Claims,
+    PayX402Handlers,
+    X402SettlementHandlers,
   ],
 })
 export class TransfersModule {}

@@ -7,6 +7,7 @@ import {
   AgentTransactionFailed,
   AgentTransactionPendingApproval,
   AgentTransactionRejected,
+  AgentX402Paid,
   type Envelope,
   TransferConfirmed,
   TransferFailed,
@@ -42,5 +43,10 @@ export class EventHandlers {
   )
   approvalEvents(messages: Envelope[]): Promise<void> {
     return this.ingestion.ingest(messages);
+  }
+
+  @OnEvent(AgentX402Paid)
+  x402Paid(message: Envelope): Promise<void> {
+    return this.ingestion.ingest(message);
   }
 }

@@ -3,6 +3,7 @@ import { EndpointDisabledData, type InternalEvent, TestEventData } from './inter
 import {
   AgentCreated,
   AgentPolicyUpdated,
+  AgentX402Paid,
   AgentTransactionEventPayload,
   type PayloadOf,
   TransferEventPayload,
@@ -14,6 +15,7 @@ export type SourceEvent =
   | { type: 'transfer.initiated' | 'transfer.confirmed' | 'transfer.failed'; data: TransferEventPayload }
   | { type: 'agent.created'; data: PayloadOf<typeof AgentCreated> }
   | { type: 'agent.policy.updated'; data: PayloadOf<typeof AgentPolicyUpdated> }
+  | { type: 'agent.x402.paid'; data: PayloadOf<typeof AgentX402Paid> }
   | {
       type:
         | 'agent.transaction.pending_approval'
@@ -31,6 +33,7 @@ const SCHEMAS = {
   'transfer.failed': TransferEventPayload,
   'agent.created': AgentCreated.payload,
   'agent.policy.updated': AgentPolicyUpdated.payload,
+  'agent.x402.paid': AgentX402Paid.payload,
   'agent.transaction.pending_approval': AgentTransactionEventPayload,
   'agent.transaction.approved': AgentTransactionEventPayload,
   'agent.transaction.rejected': AgentTransactionEventPayload,

@@ -104,6 +104,11 @@ function eventFields(
         fields: { ...agentFields(agent, owner), policy_id, changed_fields, updated_at },
       };
     }
+    case 'agent.x402.paid': {
+      // Public by nature: an x402 payment is a public transfer, its amount is on the chain.
+      const { agent, owner, ...payment } = event.data;
+      return { handle: member.handle, fields: { ...agentFields(agent, owner), ...payment } };
+    }
     default:
       return { handle: member.handle, fields: approvalFields(event.data) };
   }

@@ -95,6 +95,8 @@ export const UpdateSpendPolicy = defineCommand(
  *
  * - `sealed_amount`: base units sealed with DATA_SEALING_KEY and `amountSealingContext(agent_account_id)`.
  * - `to`: the recipient as the sender wrote it (`@handle`, domain or address).
+ * - `pay_to`: an x402 payment's payee address; a policy's raw-address patterns may allow it when the
+ *   resource's host (`to`) is not allowed by a pattern.
  * - `mode: 'approval_recheck'`: everything but the threshold, not counting this reservation as spent.
  * - `at`: evaluation time (tests); defaults to now.
  *
@@ -109,6 +111,7 @@ export const EvaluateAgentSpend = defineCommand(
     environment: Environment,
     reservation_id: z.string().min(1).max(100),
     to: z.string().min(1).max(300),
+    pay_to: z.string().min(1).max(64).optional(),
     asset: z.string().min(1).max(16),
     sealed_amount: z.string().min(1).max(200),
     mode: SpendEvaluationMode,

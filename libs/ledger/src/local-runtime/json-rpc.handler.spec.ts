@@ -9,7 +9,9 @@ import {
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   lamports,
+  partiallySignTransactionMessageWithSigners,
   pipe,
+  setTransactionMessageFeePayer,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
@@ -113,6 +115,47 @@ describe('handleJsonRpc', () => {
     const [status] = result<{ value: { err: unknown }[] }>('getSignatureStatuses', [[signature]]).value;
     expect(status?.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
     expect(balance(payer.address)).toBe(before - 5_000n);
+  });
+
+  it('simulates a transaction its fee payer has not signed yet unless signatures are verified (x402 facilitators do)', async () => {
+    const sponsor = await generateKeyPairSigner();
+    const recipient = await generateKeyPairSigner();
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (draft) => setTransactionMessageFeePayer(sponsor.address, draft),
+      (draft) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: blockhash(runtime.block().blockhash), lastValidBlockHeight: 1_000n },
+          draft,
+        ),
+      (draft) =>
+        appendTransactionMessageInstructions(
+          [
+            getTransferSolInstruction({
+              source: payer,
+              destination: recipient.address,
+              amount: lamports(1_000_000n),
+            }),
+          ],
+          draft,
+        ),
+    );
+    const partial = getBase64EncodedWireTransaction(
+      await partiallySignTransactionMessageWithSigners(message),
+    );
+    result('requestAirdrop', [sponsor.address, 1_000_000_000]);
+
+    const simulated = result<{ value: { err: unknown; logs: string[] } }>('simulateTransaction', [
+      partial,
+      { encoding: 'base64', sigVerify: false, commitment: 'confirmed' },
+    ]);
+    expect(simulated.value.err).toBeNull();
+    expect(simulated.value.logs.join('\n')).toContain('success');
+    expect(call('simulateTransaction', [partial, { encoding: 'base64', sigVerify: true }]).error?.code).toBe(
+      -32602,
+    );
+    expect(call('sendTransaction', [partial, { encoding: 'base64' }]).error?.code).toBe(-32602);
+    expect(balance(recipient.address)).toBe(0n);
   });
 
   it('serves accounts in base64, rent and block data like a cluster', async () => {

@@ -133,7 +133,7 @@ export class LocalLedgerRuntime {
     wire: Uint8Array,
     options: { sigVerify: boolean },
   ): ExecutionReport | { message: string } {
-    const parsed = parseWireTransaction(wire);
+    const parsed = parseWireTransaction(wire, { unsignedFeePayer: !options.sigVerify });
     if ('message' in parsed) {
       return parsed;
     }

@@ -15,7 +15,18 @@ export interface ParsedWireTransaction {
   writable: Address[];
 }
 
-export function parseWireTransaction(wire: Uint8Array): ParsedWireTransaction | { message: string } {
+/** What a transaction is called before its fee payer signed it (Solana shows the empty signature so). */
+const UNSIGNED = getBase58Decoder().decode(new Uint8Array(64));
+
+/**
+ * `unsignedFeePayer`: a simulation without signature verification takes a transaction its fee payer
+ * has not signed yet, as Solana's does (an x402 facilitator simulates the payer's partially signed
+ * transaction before adding its own signature).
+ */
+export function parseWireTransaction(
+  wire: Uint8Array,
+  options: { unsignedFeePayer?: boolean } = {},
+): ParsedWireTransaction | { message: string } {
   try {
     const transaction = getTransactionDecoder().decode(wire);
     const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
@@ -25,7 +36,7 @@ export function parseWireTransaction(wire: Uint8Array): ParsedWireTransaction | 
     }
     const [feePayer] = compiled.staticAccounts;
     const signatureBytes = feePayer === undefined ? null : transaction.signatures[feePayer];
-    if (signatureBytes === null || signatureBytes === undefined) {
+    if ((signatureBytes === null || signatureBytes === undefined) && options.unsignedFeePayer !== true) {
       return { message: 'transaction is not signed by its fee payer' };
     }
     const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = compiled.header;
@@ -35,7 +46,7 @@ export function parseWireTransaction(wire: Uint8Array): ParsedWireTransaction | 
         ? index < numSignerAccounts - numReadonlySignerAccounts
         : index < total - numReadonlyNonSignerAccounts,
     );
-    const signature = getBase58Decoder().decode(signatureBytes);
+    const signature = signatureBytes ? getBase58Decoder().decode(signatureBytes) : UNSIGNED;
     return { transaction, signature, blockhash: compiled.lifetimeToken, writable };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

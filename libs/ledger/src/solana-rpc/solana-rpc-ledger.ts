@@ -1,12 +1,15 @@
 import { type Address, type Signature } from '@solana/kit';
 import { type Token } from '@solana-program/token-2022';
 import { confidentialExtensionOf } from '../accounts/token-state';
-import { assertKeyMaterial, elgamalPubkeyOf, ownerAddressOf, signerFromSeed } from '../keys/account-keys';
+import { assertKeyMaterial, ownerAddressOf, signerFromSeed } from '../keys/account-keys';
 import { LedgerError } from '../ledger.errors';
 import {
   type AccountKeyMaterial,
   type ApplyPendingResult,
   type ConfidentialTransferRequest,
+  type ExactPaymentRequest,
+  type PublicBalanceResult,
+  type SignedExactPayment,
   type LedgerAccountView,
   type LedgerAsset,
   type LedgerEnvironment,
@@ -17,6 +20,7 @@ import {
 } from '../ledger.port';
 import { type ProofPool, type ProofPoolStats, createProofPool } from '../proof-pool/proof-pool';
 import { type BuildJob, type RentSchedule, type SigningContext } from '../transactions/build-job';
+import { buildExactPayment } from '../transactions/exact-payment.builder';
 import {
   assertNoCreditRace,
   associatedTokenAddress,
@@ -25,7 +29,8 @@ import {
   requireConfidential,
 } from './account-reader';
 import { toAccountView } from './account-view';
-import { assertConfidentialAmount, assertStandardAmount, sameBytes } from './ledger-guards';
+import { lackingPublicAmount, missingMints } from './missing-mints';
+import { assertConfidentialAmount, assertStandardAmount } from './ledger-guards';
 import { probeConfidentialTransfers } from './cluster-probe';
 import { KeyedMutex } from './keyed-mutex';
 import { COMMITMENT, DEFAULT_TIMEOUTS, type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
@@ -201,6 +206,41 @@ export class SolanaRpcLedger implements LedgerPort {
     }));
   }
 
+  async ensurePublicBalance(
+    keys: AccountKeyMaterial,
+    assetCode: string,
+    amount: bigint,
+    committed = 0n,
+  ): Promise<PublicBalanceResult> {
+    assertStandardAmount(amount);
+    const asset = this.asset(assetCode);
+    const source = await associatedTokenAddress(await ownerAddressOf(keys), asset.mint);
+    return this.accountLocks.run(source, async () => {
+      const sourceState = await this.readConfidentialToken(asset, source, 'source');
+      const withdrawAmount = lackingPublicAmount(sourceState.amount, amount + committed);
+      if (withdrawAmount === 0n) {
+        return { withdrawn: 0n, signature: null };
+      }
+      const signature = await this.execute(async () => ({
+        kind: 'withdraw',
+        context: await this.signingContext(),
+        keys,
+        ...asset,
+        source,
+        sourceState,
+        withdrawAmount,
+      }));
+      return { withdrawn: withdrawAmount, signature };
+    });
+  }
+
+  async signExactPayment(request: ExactPaymentRequest): Promise<SignedExactPayment> {
+    assertStandardAmount(request.amount);
+    const { mint, decimals } = this.asset(request.asset);
+    const { blockhash, lastValidBlockHeight } = await this.signingContext();
+    return buildExactPayment({ ...request, mint, decimals, blockhash, lastValidBlockHeight });
+  }
+
   async readAccount(owner: Address, assetCode: string): Promise<LedgerAccountView> {
     const asset = this.asset(assetCode);
     const tokenAccount = await associatedTokenAddress(owner, asset.mint);
@@ -219,19 +259,9 @@ export class SolanaRpcLedger implements LedgerPort {
   }
 
   private async configureMissingAccounts(keys: AccountKeyMaterial, owner: Address): Promise<void> {
-    const pubkey = elgamalPubkeyOf(keys);
-    const missing: Address[] = [];
-    for (const asset of this.config.assets) {
-      const view = await this.readAccount(owner, asset.code);
-      if (!view.confidentialReady) {
-        missing.push(asset.mint);
-      } else if (!sameBytes(view.elgamalPubkey, pubkey)) {
-        throw new LedgerError(
-          'account_key_mismatch',
-          `the ${asset.code} account of ${owner} uses another ElGamal key`,
-        );
-      }
-    }
+    const missing = await missingMints(this.config.assets, keys, owner, (o, code) =>
+      this.readAccount(o, code),
+    );
     if (missing.length > 0) {
       await this.execute(async () => ({
         kind: 'configure-accounts',

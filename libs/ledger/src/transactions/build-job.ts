@@ -60,6 +60,16 @@ export interface WithdrawAndPayJob extends JobBase {
   amount: bigint;
 }
 
+/** Confidential available balance → the same account's public balance (an x402 payment pays from there). */
+export interface WithdrawJob extends JobBase {
+  kind: 'withdraw';
+  mint: Address;
+  decimals: number;
+  source: Address;
+  sourceState: Token;
+  withdrawAmount: bigint;
+}
+
 export interface ApplyPendingJob extends JobBase {
   kind: 'apply-pending';
   token: Address;
@@ -67,7 +77,12 @@ export interface ApplyPendingJob extends JobBase {
 }
 
 export type BuildJob =
-  ConfigureAccountsJob | FundJob | ConfidentialTransferJob | WithdrawAndPayJob | ApplyPendingJob;
+  | ConfigureAccountsJob
+  | FundJob
+  | ConfidentialTransferJob
+  | WithdrawAndPayJob
+  | WithdrawJob
+  | ApplyPendingJob;
 
 export interface SignedTransaction {
   wire: Base64EncodedWireTransaction;

@@ -4,6 +4,7 @@ import { buildApplyPending } from './apply-pending.builder';
 import { buildConfidentialTransfer } from './confidential-transfer.builder';
 import { buildConfigureAccounts } from './configure-accounts.builder';
 import { buildFund } from './fund.builder';
+import { buildWithdraw } from './withdraw.builder';
 import { buildWithdrawAndPay } from './withdraw-and-pay.builder';
 
 /** The one entry point the proof workers (or the in-thread fallback) run. */
@@ -17,6 +18,8 @@ export function buildSignedTransactions(job: BuildJob, engine: ProofEngine): Pro
       return buildConfidentialTransfer(job, engine);
     case 'withdraw-and-pay':
       return buildWithdrawAndPay(job, engine);
+    case 'withdraw':
+      return buildWithdraw(job, engine);
     case 'apply-pending':
       return buildApplyPending(job, engine);
   }

@@ -66,8 +66,8 @@ export async function buildWithdrawAndPay(
 }
 
 /** Equality and range proofs verified into context-state accounts, the withdraw, then their cleanup. */
-async function withdrawPlan(
-  job: WithdrawAndPayJob,
+export async function withdrawPlan(
+  job: Pick<WithdrawAndPayJob, 'context' | 'keys' | 'source' | 'mint' | 'decimals' | 'withdrawAmount'>,
   extension: ConfidentialAccountExtension,
   keys: { signer: TransactionSigner; ae: AeKey; payer: TransactionSigner },
   engine: ProofEngine,

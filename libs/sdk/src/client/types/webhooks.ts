@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'agent.transaction.failed',
   'agent.policy.updated',
   'agent.created',
+  'agent.x402.paid',
   'webhook.endpoint.disabled',
 ] as const;
 

@@ -1,0 +1,52 @@
+import { X402PaymentResource } from '@cts/contracts';
+import { z } from 'zod';
+
+const MAX_HEADER = 32_768;
+
+export const X402PaymentBody = z
+  .object({
+    payment_required: z
+      .union([z.string().min(1).max(MAX_HEADER), z.record(z.string(), z.unknown())])
+      .describe(
+        'The resource server’s 402 answer as received: the PAYMENT-REQUIRED header value (base64) or its decoded JSON (x402 version 2)',
+      ),
+    resource: z.string().min(1).max(2048).describe('The URL being paid for (http or https)'),
+    received_at: z.iso
+      .datetime()
+      .optional()
+      .describe('When the 402 answer arrived; the quote expires maxTimeoutSeconds later (409 quote_expired)'),
+    approved_transaction_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe(
+        'Pay a payment held above the threshold once its owner approved it (same resource, payee, amount)',
+      ),
+  })
+  .strict()
+  .meta({ id: 'X402PaymentRequest' });
+export type X402PaymentBody = z.infer<typeof X402PaymentBody>;
+
+export const X402SettlementBody = z
+  .object({
+    payment_response: z
+      .string()
+      .min(1)
+      .max(MAX_HEADER)
+      .optional()
+      .describe('The PAYMENT-RESPONSE header of the paid response, as received'),
+    chain_signature: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe('Or the settling transaction’s signature'),
+  })
+  .strict()
+  .meta({ id: 'X402SettlementRequest' });
+export type X402SettlementBody = z.infer<typeof X402SettlementBody>;
+
+export const X402PaymentIdParam = z.string().min(1).max(64);
+
+export const X402PaymentSchema = X402PaymentResource.meta({ id: 'X402Payment' });

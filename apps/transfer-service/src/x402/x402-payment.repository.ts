@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { type AssetCode, type Environment } from '@cts/contracts';
+import { DataSource, type EntityManager, MoreThan } from 'typeorm';
+import { type X402PaymentRecord } from './x402-payment.domain';
+import { X402PaymentEntity } from './x402-payment.entity';
+
+const toRecord = (row: X402PaymentEntity): X402PaymentRecord => ({
+  ...row,
+  environment: row.environment as Environment,
+  asset: row.asset as AssetCode,
+  status: row.status as X402PaymentRecord['status'],
+});
+
+@Injectable()
+export class X402PaymentRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(record: X402PaymentRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.insert(X402PaymentEntity, record);
+  }
+
+  async findById(accountId: string, environment: Environment, id: string): Promise<X402PaymentRecord | null> {
+    const row = await this.dataSource.manager.findOneBy(X402PaymentEntity, { id, accountId, environment });
+    return row ? toRecord(row) : null;
+  }
+
+  /** The payment a retried request (same Idempotency-Key) already made. */
+  async findByIdempotencyKey(
+    accountId: string,
+    environment: Environment,
+    idempotencyKey: string,
+  ): Promise<X402PaymentRecord | null> {
+    const row = await this.dataSource.manager.findOneBy(X402PaymentEntity, {
+      accountId,
+      environment,
+      idempotencyKey,
+    });
+    return row ? toRecord(row) : null;
+  }
+
+  /** The payment held as `transactionId` for its owner's approval. */
+  async findByHeldTransaction(
+    accountId: string,
+    environment: Environment,
+    transactionId: string,
+  ): Promise<X402PaymentRecord | null> {
+    const row = await this.dataSource.manager.findOneBy(X402PaymentEntity, {
+      accountId,
+      environment,
+      approvedTransactionId: transactionId,
+    });
+    return row ? toRecord(row) : null;
+  }
+
+  /** held → signed, once: false when another claim signed it first. */
+  async markSigned(
+    id: string,
+    signed: Pick<X402PaymentRecord, 'paymentSignature' | 'message' | 'network' | 'feePayer'>,
+  ): Promise<boolean> {
+    const result = await this.dataSource.manager
+      .createQueryBuilder()
+      .update(X402PaymentEntity)
+      .set({ ...signed, status: 'signed', createdAt: new Date() })
+      .where('id = :id AND status = :held', { id, held: 'held' })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Base units of `asset` promised by payments signed since `since` and not settled yet. */
+  async committedSince(
+    accountId: string,
+    environment: Environment,
+    asset: AssetCode,
+    since: Date,
+  ): Promise<bigint> {
+    const rows = await this.dataSource.manager.find(X402PaymentEntity, {
+      select: { amountBaseUnits: true },
+      where: { accountId, environment, asset, status: 'signed', createdAt: MoreThan(since) },
+    });
+    return rows.reduce((sum, row) => sum + BigInt(row.amountBaseUnits), 0n);
+  }
+
+  /** signed → settled, once: false when it already was (the first report won). */
+  async markSettled(
+    id: string,
+    chainSignature: string,
+    settledAt: Date,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(X402PaymentEntity)
+      .set({ status: 'settled', chainSignature, settledAt })
+      .where('id = :id AND status = :signed', { id, signed: 'signed' })
+      .execute();
+    return result.affected === 1;
+  }
+}

@@ -1,0 +1,115 @@
+import { decimalAmount, parseQuote, quoteExpired, resourceHost } from './x402-quote.domain';
+import { SOLANA_DEVNET, SOLANA_MAINNET } from './x402-networks.domain';
+
+const USDC_MINT = 'Gh9ZwEmdLJ8DscKNTkTqPbNwLNNBjuSzaG9Vp2KGtKJr';
+const PAY_TO = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+const FEE_PAYER = '2wKupLR9q6wXYppw8Gr2NvWxKBUqm4PPJKkQfoxHDBg4';
+const registry = [{ code: 'USDC', mint: USDC_MINT, decimals: 6 }];
+
+const entry = (overrides: Record<string, unknown> = {}) => ({
+  scheme: 'exact',
+  network: SOLANA_DEVNET,
+  amount: '10000',
+  asset: USDC_MINT,
+  payTo: PAY_TO,
+  maxTimeoutSeconds: 60,
+  extra: { feePayer: FEE_PAYER },
+  ...overrides,
+});
+const answer = (accepts: unknown[], more: Record<string, unknown> = {}) => ({
+  x402Version: 2,
+  resource: { url: 'https://api.example.com/weather', description: '', mimeType: '' },
+  accepts,
+  ...more,
+});
+
+describe('parseQuote', () => {
+  it('picks the first exact entry on the environment’s network in a registry asset, unchanged', () => {
+    const other = entry({ scheme: 'upto' });
+    const good = entry();
+    const parsed = parseQuote(answer([other, good]), 'test', registry);
+    expect(parsed.ok && parsed.value.chosen).toEqual({
+      accepted: good,
+      network: SOLANA_DEVNET,
+      asset: registry[0],
+      amount: 10000n,
+      payTo: PAY_TO,
+      feePayer: FEE_PAYER,
+      memo: null,
+      maxTimeoutSeconds: 60,
+    });
+    expect(parsed.ok && parsed.value.resourceUrl).toBe('https://api.example.com/weather');
+  });
+
+  it('keeps test and live apart: a live key does not pay on devnet, a test key not on mainnet', () => {
+    expect(parseQuote(answer([entry()]), 'live', registry)).toMatchObject({
+      ok: false,
+      error: { code: 'payment_requirements_unsupported' },
+    });
+    expect(parseQuote(answer([entry({ network: SOLANA_MAINNET })]), 'test', registry).ok).toBe(false);
+    expect(parseQuote(answer([entry({ network: SOLANA_MAINNET })]), 'live', registry).ok).toBe(true);
+  });
+
+  it.each([
+    ['an asset outside the registry', { asset: FEE_PAYER }, 'not in the test registry'],
+    ['a zero amount', { amount: '0' }, 'amount'],
+    ['a fractional amount', { amount: '1.5' }, 'amount'],
+    ['an amount above u64', { amount: '18446744073709551616' }, 'amount'],
+    ['a payTo that is no address', { payTo: '0xabc' }, 'payTo'],
+    ['no fee payer', { extra: {} }, 'feePayer'],
+    ['a memo over 256 bytes', { extra: { feePayer: FEE_PAYER, memo: 'x'.repeat(257) } }, 'memo'],
+    ['no timeout', { maxTimeoutSeconds: 0 }, 'maxTimeoutSeconds'],
+  ])('refuses %s, saying why', (_, overrides, why) => {
+    const parsed = parseQuote(answer([entry(overrides)]), 'test', registry);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.error.code).toBe('payment_requirements_unsupported');
+    expect(!parsed.ok && parsed.error.message).toContain(why);
+  });
+
+  it('refuses other versions and an empty accepts list', () => {
+    expect(parseQuote({ ...answer([entry()]), x402Version: 1 }, 'test', registry)).toMatchObject({
+      ok: false,
+      error: { code: 'payment_requirements_unsupported' },
+    });
+    expect(parseQuote(answer([]), 'test', registry)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', param: 'payment_required.accepts' },
+    });
+  });
+});
+
+describe('quoteExpired', () => {
+  const received = new Date('2026-01-01T00:00:00Z');
+  it('expires maxTimeoutSeconds after the answer was received, not before', () => {
+    expect(quoteExpired(received, 60, new Date('2026-01-01T00:01:00Z'))).toBe(false);
+    expect(quoteExpired(received, 60, new Date('2026-01-01T00:01:00.001Z'))).toBe(true);
+    expect(quoteExpired(null, 60, new Date('2030-01-01T00:00:00Z'))).toBe(false);
+  });
+});
+
+describe('resourceHost', () => {
+  it('is the lower-case host of an http(s) URL that is the quoted resource', () => {
+    expect(resourceHost('https://API.Example.com/weather?city=x', 'https://api.example.com/weather')).toEqual(
+      {
+        ok: true,
+        value: 'api.example.com',
+      },
+    );
+    expect(resourceHost('http://127.0.0.1:4021/paid', null)).toEqual({ ok: true, value: '127.0.0.1' });
+  });
+
+  it('refuses another resource than the quoted one, and non-http URLs', () => {
+    expect(resourceHost('https://api.example.com/other', 'https://api.example.com/weather').ok).toBe(false);
+    expect(resourceHost('https://evil.example/weather', 'https://api.example.com/weather').ok).toBe(false);
+    expect(resourceHost('ftp://api.example.com/weather', null).ok).toBe(false);
+    expect(resourceHost('not a url', null)).toMatchObject({ ok: false, error: { param: 'resource' } });
+  });
+});
+
+describe('decimalAmount', () => {
+  it('writes base units in the asset’s decimals', () => {
+    expect(decimalAmount(10000n, 6)).toBe('0.01');
+    expect(decimalAmount(12_500_000n, 6)).toBe('12.5');
+    expect(decimalAmount(3_000_000n, 6)).toBe('3');
+  });
+});

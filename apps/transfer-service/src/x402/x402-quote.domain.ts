@@ -1,0 +1,188 @@
+import { type Environment, fail, ok, type Result } from '@cts/contracts';
+import { networkServes } from './x402-networks.domain';
+
+/** One `accepts` entry exactly as the resource server sent it: it goes back unchanged as `accepted`. */
+export type PaymentRequirements = Record<string, unknown> & {
+  scheme: string;
+  network: string;
+  amount: string;
+  asset: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  extra?: Record<string, unknown>;
+};
+
+/** An asset of the environment's registry, by its mint. */
+export interface RegistryAsset {
+  code: string;
+  mint: string;
+  decimals: number;
+}
+
+/** The entry we will pay, with what the policy and the signer need. */
+export interface ChosenRequirement {
+  accepted: PaymentRequirements;
+  network: string;
+  asset: RegistryAsset;
+  amount: bigint;
+  payTo: string;
+  feePayer: string;
+  memo: string | null;
+  maxTimeoutSeconds: number;
+}
+
+export interface ParsedQuote {
+  /** `resource` of the 402 answer (v2: an object with `url`), passed back in the payload. */
+  resource: Record<string, unknown> | null;
+  resourceUrl: string | null;
+  extensions: Record<string, unknown> | null;
+  chosen: ChosenRequirement;
+}
+
+const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const BASE_UNITS = /^[1-9][0-9]{0,19}$/;
+const U64_MAX = 2n ** 64n - 1n;
+/** The reference client's limit on a seller's memo. */
+const MAX_MEMO_BYTES = 256;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Why this entry cannot be paid by a key of `environment`, or its parsed form. */
+function chooseEntry(
+  entry: unknown,
+  environment: Environment,
+  registry: readonly RegistryAsset[],
+): ChosenRequirement | string {
+  if (!isObject(entry)) {
+    return 'an accepts entry is not an object';
+  }
+  const { scheme, network, amount, asset, payTo, maxTimeoutSeconds, extra } = entry;
+  if (scheme !== 'exact') {
+    return `scheme ${String(scheme)} is not supported (only exact)`;
+  }
+  if (typeof network !== 'string' || !networkServes(environment, network)) {
+    return `network ${String(network)} is not the ${environment} network`;
+  }
+  const known = registry.find((candidate) => candidate.mint === asset);
+  if (!known) {
+    return `asset ${String(asset)} is not in the ${environment} registry`;
+  }
+  if (typeof amount !== 'string' || !BASE_UNITS.test(amount) || BigInt(amount) > U64_MAX) {
+    return 'amount is not a positive integer of base units';
+  }
+  if (typeof payTo !== 'string' || !ADDRESS.test(payTo)) {
+    return 'payTo is not a Solana address';
+  }
+  if (
+    typeof maxTimeoutSeconds !== 'number' ||
+    !Number.isInteger(maxTimeoutSeconds) ||
+    maxTimeoutSeconds <= 0
+  ) {
+    return 'maxTimeoutSeconds is not a positive integer';
+  }
+  const feePayer = isObject(extra) ? extra.feePayer : undefined;
+  if (typeof feePayer !== 'string' || !ADDRESS.test(feePayer)) {
+    return 'extra.feePayer is missing (the facilitator pays the fee in the exact scheme)';
+  }
+  const memo = isObject(extra) && typeof extra.memo === 'string' ? extra.memo : null;
+  if (memo !== null && Buffer.byteLength(memo, 'utf8') > MAX_MEMO_BYTES) {
+    return `extra.memo is longer than ${MAX_MEMO_BYTES} bytes`;
+  }
+  return {
+    accepted: entry as PaymentRequirements,
+    network,
+    asset: known,
+    amount: BigInt(amount),
+    payTo,
+    feePayer,
+    memo,
+    maxTimeoutSeconds,
+  };
+}
+
+/**
+ * Reads an x402 v2 `402 Payment Required` answer (the decoded PAYMENT-REQUIRED header, or the body) and
+ * picks the first `accepts` entry a key of `environment` can pay: scheme `exact`, the environment's
+ * network, an asset of the registry. Nothing payable is `payment_requirements_unsupported`, saying why
+ * for each entry.
+ */
+export function parseQuote(
+  paymentRequired: Record<string, unknown>,
+  environment: Environment,
+  registry: readonly RegistryAsset[],
+): Result<ParsedQuote> {
+  if (paymentRequired.x402Version !== 2) {
+    return fail('payment_requirements_unsupported', 'Only x402 version 2 answers are supported', {
+      param: 'payment_required.x402Version',
+    });
+  }
+  const accepts = paymentRequired.accepts;
+  if (!Array.isArray(accepts) || accepts.length === 0) {
+    return fail('invalid_request', 'payment_required.accepts must be a non-empty array', {
+      param: 'payment_required.accepts',
+    });
+  }
+  const problems: string[] = [];
+  for (const entry of accepts) {
+    const chosen = chooseEntry(entry, environment, registry);
+    if (typeof chosen !== 'string') {
+      const resource = isObject(paymentRequired.resource) ? paymentRequired.resource : null;
+      return ok({
+        resource,
+        resourceUrl: resource && typeof resource.url === 'string' ? resource.url : null,
+        extensions: isObject(paymentRequired.extensions) ? paymentRequired.extensions : null,
+        chosen,
+      });
+    }
+    problems.push(chosen);
+  }
+  return fail('payment_requirements_unsupported', `No accepts entry can be paid: ${problems.join('; ')}`, {
+    param: 'payment_required.accepts',
+  });
+}
+
+/** The quote's validity: `maxTimeoutSeconds` from when the caller received it. */
+export function quoteExpired(receivedAt: Date | null, maxTimeoutSeconds: number, now: Date): boolean {
+  return receivedAt !== null && now.getTime() > receivedAt.getTime() + maxTimeoutSeconds * 1000;
+}
+
+/**
+ * The resource being paid for, as the policy sees it: its host (matched against the
+ * `allowed_recipients` domain patterns). Only http(s) URLs; when the 402 answer names its resource,
+ * it must be the same URL (the payment is bound to it).
+ */
+export function resourceHost(resource: string, quotedUrl: string | null): Result<string> {
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return fail('invalid_request', 'resource must be an absolute URL', { param: 'resource' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return fail('invalid_request', 'resource must be an http or https URL', { param: 'resource' });
+  }
+  if (quotedUrl !== null && !sameResource(url, quotedUrl)) {
+    return fail('invalid_request', 'resource is not the resource the 402 answer quotes', {
+      param: 'resource',
+    });
+  }
+  return ok(url.hostname.toLowerCase().replace(/\.$/, ''));
+}
+
+function sameResource(url: URL, quotedUrl: string): boolean {
+  try {
+    const quoted = new URL(quotedUrl);
+    return quoted.origin === url.origin && quoted.pathname === url.pathname;
+  } catch {
+    return false;
+  }
+}
+
+/** A decimal string of `amount` base units (`10000` with 6 decimals → `0.01`). */
+export function decimalAmount(amount: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const whole = amount / scale;
+  const fraction = (amount % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}

@@ -1,0 +1,245 @@
+import { CtsApiError, CtsClient, payX402, x402FetchWithPayment, X402PendingApprovalError } from '@cts/sdk';
+import { type LocalLedgerServer, startLocalLedgerServer } from '@cts/ledger';
+import { eventually } from '@cts/testing';
+import { findAssociatedTokenPda, fetchToken, TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
+import { address, createSolanaRpc } from '@solana/kit';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { http } from './support/http';
+import { type OneProcessMode, startOneProcessMode } from './support/one-process-mode';
+import { account, fund } from './support/transfers.behaviour';
+import { startX402Merchant, type X402Merchant } from './support/x402-merchant';
+
+const CENT = '10000'; // 0.01 USDC in base units
+const DIME = '100000'; // 0.10 USDC, above the threshold below
+
+/**
+ * Issue 20 end to end, offline, real parts: a resource server on the official @x402/express
+ * middleware and the official @x402/svm exact facilitator settle on the local ledger that the
+ * one-process mode (`npm start`) uses; agents pay through the SDK's x402Fetch.
+ */
+describe('x402: agents pay for APIs inside their spend policy', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cts-x402-'));
+  const ledgerDir = join(dataDir, 'ledger');
+  let ledgers: LocalLedgerServer[] = [];
+  let running: OneProcessMode;
+  let merchant: X402Merchant;
+  let stack: { baseUrl: string; adminToken: string };
+  let payTo: string;
+  let usdcMint: string;
+
+  const rpc = () => createSolanaRpc(ledgers[0]?.url ?? '');
+
+  async function publicBalance(owner: string): Promise<bigint> {
+    const [ata] = await findAssociatedTokenPda({
+      mint: address(usdcMint),
+      owner: address(owner),
+      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+    });
+    return (await fetchToken(rpc(), ata)).data.amount;
+  }
+
+  async function agent(policy: Record<string, unknown>) {
+    const owner = await account(stack);
+    const created = await http(stack.baseUrl, 'POST', '/v1/accounts/me/agents', {
+      token: owner.token,
+      body: { name: 'buyer', spend_policy: policy },
+    });
+    expect(created.status).toBe(201);
+    const made = created.body as { account_id: string; decryption_key: string; public_key: string };
+    const key = await http(stack.baseUrl, 'POST', `/v1/agents/${made.account_id}/api-keys`, {
+      token: owner.token,
+      body: { name: 'x402' },
+    });
+    const token = (key.body as { secret: string }).secret;
+    await fund(stack, { ...owner, token, decryption_key: made.decryption_key }, '5');
+    return {
+      owner,
+      agentId: made.account_id,
+      token,
+      client: new CtsClient({ baseUrl: stack.baseUrl, apiKey: token }),
+    };
+  }
+
+  const policy = (overrides: Record<string, unknown> = {}) => ({
+    daily_limit_usdc: 1,
+    per_transaction_limit_usdc: 1,
+    hitl_threshold_usdc: 0.05,
+    allowed_recipients: ['127.0.0.1'],
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    ledgers = await Promise.all(
+      (['test', 'live'] as const).map((environment) =>
+        startLocalLedgerServer({ port: 0, stateDir: ledgerDir, environment }),
+      ),
+    );
+    running = await startOneProcessMode(dataDir, {
+      LEDGER_STATE_DIR: ledgerDir,
+      LEDGER_RPC_URL_TEST: ledgers[0]?.url ?? '',
+      LEDGER_RPC_URL_LIVE: ledgers[1]?.url ?? '',
+    });
+    stack = {
+      baseUrl: running.baseUrl,
+      adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim(),
+    };
+    // The payee: an account of the service, so its Token-2022 account exists (funding opens it).
+    const seller = await account(stack);
+    await fund(stack, seller, '1');
+    const me = await http(stack.baseUrl, 'GET', '/v1/accounts/me', { token: seller.token });
+    payTo = (me.body as { public_key: string }).public_key;
+    usdcMint = ledgers[0]?.runtime.genesis.assets.find((asset) => asset.code === 'USDC')?.mint ?? '';
+    merchant = await startX402Merchant({
+      rpcUrl: ledgers[0]?.url ?? '',
+      asset: usdcMint,
+      payTo,
+      routes: [
+        { path: '/weather', amount: CENT },
+        { path: '/report', amount: DIME },
+      ],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await merchant?.close();
+    await running?.stop();
+    await Promise.all(ledgers.map((ledger) => ledger.close()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('pays 0.01 USDC: the resource answers 200, the facilitator settles, payTo gains exactly that, agent.x402.paid', async () => {
+    const buyer = await agent(policy());
+    const before = await publicBalance(payTo);
+
+    const { response, payment } = await x402FetchWithPayment(buyer.client, `${merchant.url}/weather`);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, path: '/weather' });
+    expect(merchant.settlements.at(-1)).toMatchObject({ success: true });
+    expect(await publicBalance(payTo)).toBe(before + BigInt(CENT));
+    expect(payment).toMatchObject({
+      status: 'settled',
+      amount: '0.01',
+      amount_base_units: CENT,
+      asset: 'USDC',
+      pay_to: payTo,
+      resource: `${merchant.url}/weather`,
+      amount_public: true,
+      chain_signature: merchant.settlements.at(-1)?.transaction,
+    });
+    const events = async () =>
+      (
+        (await http(stack.baseUrl, 'GET', '/v1/events?type=agent.x402.paid', { token: buyer.owner.token }))
+          .body as { events: Record<string, unknown>[] }
+      ).events;
+    await eventually(async () => expect(await events()).toHaveLength(1), 30_000, 250);
+    expect((await events())[0]).toMatchObject({
+      event: 'agent.x402.paid',
+      pay_to: payTo,
+      asset: 'USDC',
+      amount: '0.01',
+      resource: `${merchant.url}/weather`,
+      chain_signature: payment?.chain_signature,
+    });
+  }, 120_000);
+
+  it('counts x402 payments in the daily limit, as transfers: past it, policy_violation daily_limit_exceeded', async () => {
+    const buyer = await agent(policy({ daily_limit_usdc: 0.025, per_transaction_limit_usdc: 0.02 }));
+    for (let n = 0; n < 2; n++) {
+      expect((await x402FetchWithPayment(buyer.client, `${merchant.url}/weather`)).response.status).toBe(200);
+    }
+    const before = await publicBalance(payTo);
+    const third = await x402FetchWithPayment(buyer.client, `${merchant.url}/weather`).catch(
+      (e: unknown) => e,
+    );
+    expect(third).toBeInstanceOf(CtsApiError);
+    expect(third).toMatchObject({ status: 403, code: 'policy_violation', reason: 'daily_limit_exceeded' });
+    expect(await publicBalance(payTo)).toBe(before);
+  }, 120_000);
+
+  it('holds a payment above the threshold for the owner; it pays once approved', async () => {
+    const buyer = await agent(policy());
+    const held = await x402FetchWithPayment(buyer.client, `${merchant.url}/report`).catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(X402PendingApprovalError);
+    const transaction = (held as X402PendingApprovalError).transaction;
+    expect(transaction).toMatchObject({ status: 'pending_approval', to: '127.0.0.1', asset: 'USDC' });
+    const pending = await http(stack.baseUrl, 'GET', '/v1/agents/transactions/pending', {
+      token: buyer.owner.token,
+    });
+    expect(JSON.stringify(pending.body)).toContain(transaction.transaction_id);
+
+    const before = await publicBalance(payTo);
+    const approved = await http(
+      stack.baseUrl,
+      'POST',
+      `/v1/agents/transactions/${transaction.transaction_id}/approve`,
+      { token: buyer.owner.token },
+    );
+    expect(approved).toMatchObject({ status: 200, body: { status: 'approved' } });
+    const { response, payment } = await x402FetchWithPayment(
+      buyer.client,
+      `${merchant.url}/report`,
+      undefined,
+      {
+        approvedTransactionId: transaction.transaction_id,
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(payment).toMatchObject({ status: 'settled', amount: '0.1' });
+    expect(await publicBalance(payTo)).toBe(before + BigInt(DIME));
+  }, 120_000);
+
+  it('refuses a resource whose host is outside allowed_recipients, with its reason; a raw payee address allows it', async () => {
+    const outsider = await agent(policy({ allowed_recipients: ['*.example.com'] }));
+    const refused = await x402FetchWithPayment(outsider.client, `${merchant.url}/weather`).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ status: 403, code: 'policy_violation', reason: 'recipient_not_allowed' });
+
+    const byAddress = await agent(policy({ allowed_recipients: [payTo] }));
+    expect((await x402FetchWithPayment(byAddress.client, `${merchant.url}/weather`)).response.status).toBe(
+      200,
+    );
+  }, 120_000);
+
+  it('a retried call with its idempotency key signs once and pays once', async () => {
+    const buyer = await agent(policy());
+    const quote = await fetch(`${merchant.url}/weather`);
+    expect(quote.status).toBe(402);
+    const body = {
+      payment_required: quote.headers.get('PAYMENT-REQUIRED'),
+      resource: `${merchant.url}/weather`,
+      received_at: new Date().toISOString(),
+    };
+    const pay = () =>
+      http(stack.baseUrl, 'POST', '/v1/agents/x402/payments', {
+        token: buyer.token,
+        body,
+        headers: { 'Idempotency-Key': 'x402-once' },
+      });
+    const [first, second] = [await pay(), await pay()];
+    expect(first.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    const signature = (first.body as { payment_signature: string }).payment_signature;
+
+    const before = await publicBalance(payTo);
+    const paid = await fetch(`${merchant.url}/weather`, { headers: { 'PAYMENT-SIGNATURE': signature } });
+    expect(paid.status).toBe(200);
+    const replayed = await fetch(`${merchant.url}/weather`, { headers: { 'PAYMENT-SIGNATURE': signature } });
+    expect(replayed.status).not.toBe(200);
+    expect(await publicBalance(payTo)).toBe(before + BigInt(CENT));
+  }, 120_000);
+
+  it('refuses a quote whose validity has passed: 409 quote_expired, nothing signed', async () => {
+    const buyer = await agent(policy());
+    const quote = await fetch(`${merchant.url}/weather`);
+    const expired = await payX402(buyer.client, {
+      payment_required: quote.headers.get('PAYMENT-REQUIRED') ?? '',
+      resource: `${merchant.url}/weather`,
+      received_at: new Date(Date.now() - 61_000).toISOString(),
+    }).catch((e: unknown) => e);
+    expect(expired).toMatchObject({ status: 409, code: 'quote_expired' });
+  }, 120_000);
+});
