@@ -120,9 +120,7 @@ async function paymentRequiredOf(response: Response): Promise<string | Record<st
   }
   try {
     const body: unknown = await response.clone().json();
-    return typeof body === 'object' && body !== null && 'accepts' in body
-      ? (body)
-      : null;
+    return typeof body === 'object' && body !== null && 'accepts' in body ? body : null;
   } catch {
     return null;
   }
