@@ -29,7 +29,7 @@ export class EventHandlers {
     return this.ingestion.ingest(messages);
   }
 
-  @OnEventBatch(AgentCreated, AgentPolicyUpdated)
+  @OnEventBatch(AgentCreated, AgentPolicyUpdated, AgentX402Paid)
   agentEvents(messages: Envelope[]): Promise<void> {
     return this.ingestion.ingest(messages);
   }
@@ -43,10 +43,5 @@ export class EventHandlers {
   )
   approvalEvents(messages: Envelope[]): Promise<void> {
     return this.ingestion.ingest(messages);
-  }
-
-  @OnEvent(AgentX402Paid)
-  x402Paid(message: Envelope): Promise<void> {
-    return this.ingestion.ingest(message);
   }
 }
