@@ -100,12 +100,18 @@ describe('DeliveryScheduler', () => {
     expect(attempter.started).toBe(6);
   });
 
-  it('wakes a lane per new delivery to an endpoint with room, none for a full one', async () => {
+  it('wakes a lane per endpoint with room that has new deliveries, none for a full one', async () => {
     attempter.endAll('idle');
     await settle();
     attempter.full.add('https://full.example');
-    scheduler.kickFor(['https://full.example', 'https://open.example', 'https://full.example']);
+    scheduler.kickFor([
+      'https://full.example',
+      'https://open.example',
+      'https://full.example',
+      'https://open.example',
+      'https://other.example',
+    ]);
     await settle();
-    expect(attempter.started).toBe(4);
+    expect(attempter.started).toBe(5);
   });
 });

@@ -65,11 +65,14 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /**
-   * New deliveries to these endpoints (one entry each): a filling batch or a lane looks for each
-   * whose endpoint has room on this replica. A full endpoint's deliveries are taken when one of its slots frees up.
+   * New deliveries to these endpoints (one entry each): a filling batch or a lane looks once for
+   * each endpoint with room on this replica; its first claim goes on claiming while it comes back
+   * full (for a prompt endpoint, all its room at once), so a burst of one endpoint's deliveries
+   * does not wake every lane to claim a few each. A full endpoint's deliveries are taken when one
+   * of its slots frees up.
    */
   kickFor(endpoints: string[]): void {
-    for (const endpoint of endpoints) {
+    for (const endpoint of new Set(endpoints)) {
       // A batch waiting for room takes it in its open transaction; else a lane looks.
       if (this.attempter.hasRoomFor(endpoint) && !this.attempter.offerRoom(endpoint)) {
         this.kick(1);
