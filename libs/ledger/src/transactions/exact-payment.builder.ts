@@ -1,8 +1,4 @@
 import {
-  getSetComputeUnitLimitInstruction,
-  getSetComputeUnitPriceInstruction,
-} from '@solana-program/compute-budget';
-import {
   TOKEN_2022_PROGRAM_ADDRESS,
   findAssociatedTokenPda,
   getTransferCheckedInstruction,
@@ -24,6 +20,7 @@ import { type AccountKeyMaterial } from '../ledger.port';
 import { signerFromSeed } from '../keys/account-keys';
 
 const MEMO_PROGRAM_ADDRESS = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' as Address;
+const COMPUTE_BUDGET_PROGRAM_ADDRESS = 'ComputeBudget111111111111111111111111111111' as Address;
 /** What the reference x402 client asks: enough for a TransferChecked and a memo, at the lowest price. */
 export const EXACT_COMPUTE_UNIT_LIMIT = 20_000;
 export const EXACT_COMPUTE_UNIT_PRICE_MICROLAMPORTS = 1n;
@@ -70,8 +67,8 @@ export async function buildExactPayment(job: ExactPaymentJob): Promise<SignedExa
     tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
   });
   const instructions: Instruction[] = [
-    getSetComputeUnitLimitInstruction({ units: EXACT_COMPUTE_UNIT_LIMIT }),
-    getSetComputeUnitPriceInstruction({ microLamports: EXACT_COMPUTE_UNIT_PRICE_MICROLAMPORTS }),
+    computeBudget(2, 4, EXACT_COMPUTE_UNIT_LIMIT),
+    computeBudget(3, 8, EXACT_COMPUTE_UNIT_PRICE_MICROLAMPORTS),
     getTransferCheckedInstruction({
       source,
       mint: job.mint,
@@ -98,6 +95,23 @@ export async function buildExactPayment(job: ExactPaymentJob): Promise<SignedExa
     message: Buffer.from(signed.messageBytes).toString('base64'),
     payer: owner.address,
   };
+}
+
+/**
+ * SetComputeUnitLimit (2, u32 units) and SetComputeUnitPrice (3, u64 micro-lamports) of the Compute
+ * Budget program: a tag byte and a little-endian integer, no accounts. Encoded here rather than with
+ * @solana-program/compute-budget, whose releases declare @solana/kit 5 as their peer.
+ */
+function computeBudget(tag: 2 | 3, width: 4 | 8, value: number | bigint): Instruction {
+  const data = new Uint8Array(1 + width);
+  const view = new DataView(data.buffer);
+  data[0] = tag;
+  if (width === 4) {
+    view.setUint32(1, Number(value), true);
+  } else {
+    view.setBigUint64(1, BigInt(value), true);
+  }
+  return { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data };
 }
 
 function memoInstruction(memo: string | null): Instruction {
