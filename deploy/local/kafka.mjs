@@ -218,6 +218,15 @@ function serverProperties({ port, controllerPort, dataDir }) {
     'transaction.state.log.num.partitions=4',
     'auto.create.topics.enable=false',
     'group.initial.rebalance.delay.ms=0',
+    // At rest (issue 15): the controller writes a no-op to the metadata log every 500 ms by default,
+    // and every idle network, request and background thread wakes a few times a second. One node on
+    // a developer machine needs neither: measured 2.8–3.3 % of a core at rest, 2.1 % with these.
+    'metadata.max.idle.interval.ms=5000',
+    'num.network.threads=1',
+    'num.io.threads=2',
+    'background.threads=2',
+    'num.recovery.threads.per.data.dir=1',
+    'log.cleaner.threads=1',
   ].join('\n')}\n`;
 }
 

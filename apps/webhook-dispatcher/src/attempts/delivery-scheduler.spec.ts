@@ -115,3 +115,64 @@ describe('DeliveryScheduler', () => {
     expect(attempter.started).toBe(5);
   });
 });
+
+describe('DeliveryScheduler poll', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+  afterEach(() => jest.useRealTimers());
+
+  async function started(lanes: number) {
+    const attempter = new ScriptedAttempter();
+    const settings = { maxConcurrentAttempts: lanes, pollIntervalMs: 1_000 } as DispatcherSettings;
+    const scheduler = new DeliveryScheduler(
+      attempter as unknown as DeliveryAttempter,
+      {} as WebhookHttpClient,
+      settings,
+    );
+    scheduler.onApplicationBootstrap();
+    attempter.endAll('idle');
+    await settle();
+    return { attempter, scheduler };
+  }
+
+  const tick = async () => {
+    jest.advanceTimersByTime(1_000);
+    await Promise.resolve();
+    await Promise.resolve();
+  };
+
+  it('wakes one lane per interval at rest, not every lane', async () => {
+    const { attempter, scheduler } = await started(4);
+    expect(attempter.started).toBe(4);
+    for (let i = 1; i <= 3; i++) {
+      await tick();
+      expect(attempter.started).toBe(4 + i);
+      attempter.endAll('idle');
+      await Promise.resolve();
+      await Promise.resolve();
+    }
+    const stopping = scheduler.onModuleDestroy();
+    attempter.endAll('idle');
+    await stopping;
+  });
+
+  it('wakes every lane at the next interval once an attempt found a delivery due', async () => {
+    const { attempter, scheduler } = await started(4);
+    await tick();
+    expect(attempter.started).toBe(5);
+    attempter.endAll('failed'); // a retry came due
+    await Promise.resolve();
+    await Promise.resolve();
+    await tick();
+    expect(attempter.started).toBe(9);
+    const stopping = scheduler.onModuleDestroy();
+    attempter.endAll('idle');
+    await stopping;
+  });
+
+  it('stops polling when the module is destroyed', async () => {
+    const { attempter, scheduler } = await started(2);
+    await scheduler.onModuleDestroy();
+    jest.advanceTimersByTime(5_000);
+    expect(attempter.started).toBe(2);
+  });
+});

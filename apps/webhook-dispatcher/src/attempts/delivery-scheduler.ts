@@ -12,12 +12,15 @@ import { WebhookHttpClient } from './webhook-http-client';
 
 /**
  * `maxConcurrentAttempts` lanes per replica. A lane makes an attempt when woken: by a wake-up (a new
- * delivery to an endpoint with room, or a freed endpoint slot) or by the poll interval (a retry
- * coming due). A wake-up that finds no lane asleep is kept, and the next lane to finish takes it;
- * otherwise a lane sleeps after its attempt. So one freed slot starts one claim: with more lanes than
- * room, lanes no longer claim in vain (a quarter of all claims did, each a transaction). Each attempt
+ * delivery to an endpoint with room, or a freed endpoint slot) or by the poll (a retry coming due).
+ * A wake-up that finds no lane asleep is kept, and the next lane to finish takes it; otherwise a
+ * lane sleeps after its attempt. So one freed slot starts one claim: with more lanes than room,
+ * lanes no longer claim in vain (a quarter of all claims did, each a transaction). Each attempt
  * claims its own delivery (`FOR … SKIP LOCKED`), so any number of lanes and replicas share the work;
  * per endpoint at most `maxInFlightPerEndpoint` are in flight per replica.
+ *
+ * The poll is one timer per replica: each interval it wakes one lane while the last look found
+ * nothing (at rest, one claim a second, not one per lane), and every lane while attempts were due.
  */
 @Injectable()
 export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
@@ -28,6 +31,9 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
   /** Wake-ups no sleeping lane was there to take: the next lanes to finish look again instead of sleeping. */
   private pendingWakeUps = 0;
   private stopped = true;
+  private pollTimer: NodeJS.Timeout | undefined;
+  /** Whether the last attempt found a delivery due: then the next poll wakes every lane. */
+  private foundWork = false;
 
   constructor(
     private readonly attempter: DeliveryAttempter,
@@ -41,11 +47,17 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
   onApplicationBootstrap(): void {
     this.stopped = false;
     this.lanes = Array.from({ length: this.settings.maxConcurrentAttempts }, () => this.runLane());
+    this.pollTimer = setInterval(
+      () => this.kick(this.foundWork ? this.settings.maxConcurrentAttempts : 1),
+      this.settings.pollIntervalMs,
+    );
+    this.pollTimer.unref();
   }
 
   /** Stop taking attempts, then let the ones in flight finish (their transactions need the database). */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.pollTimer);
     this.wakeIdleLanes();
     await Promise.all(this.lanes);
   }
@@ -89,26 +101,25 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnModuleDestro
         this.logger.error(`making an attempt failed, retrying: ${String(error)}`);
         report = 'error';
       }
+      this.foundWork = report !== 'idle' && report !== 'error';
       if (this.stopped) {
         return;
       }
       if (report !== 'error' && this.pendingWakeUps > 0) {
         this.pendingWakeUps -= 1;
       } else {
-        await this.sleep(this.settings.pollIntervalMs);
+        await this.sleep();
       }
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Until a wake-up: a kick, or the poll. */
+  private sleep(): Promise<void> {
     return new Promise((resolve) => {
       const wake = () => {
-        clearTimeout(timer);
         this.idleLanes.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
-      timer.unref();
       this.idleLanes.add(wake);
     });
   }

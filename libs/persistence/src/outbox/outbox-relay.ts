@@ -4,8 +4,13 @@ import { type MessagePublisher, outboxBacklog } from '@cts/messaging';
 
 export interface OutboxRelayOptions {
   schema: string;
-  /** How often to look for unsent events when nothing kicked the relay. */
+  /**
+   * How often to look for unsent events when nothing kicked the relay (default 10 s): only rows
+   * whose writer died between its commit and its kick wait for this (the writer kicks its own).
+   */
   pollIntervalMs?: number;
+  /** How soon to look again after a failed publish or with rows left unsent (default 1 s). */
+  retryIntervalMs?: number;
   batchSize?: number;
 }
 
@@ -19,11 +24,16 @@ interface UnsentRow {
 
 /** How often at most the backlog metric is counted (a count is a query of its own). */
 const BACKLOG_SAMPLE_MS = 1000;
+const POLL_INTERVAL_MS = 10_000;
+const RETRY_INTERVAL_MS = 1_000;
 
 /**
  * Publishes what services wrote to `<schema>.outbox`, then marks it sent. Rows are claimed with
  * `FOR UPDATE SKIP LOCKED`, so replicas share the work; a crash after publishing and before marking
  * republishes on restart (at least once; consumers' inboxes absorb the duplicate).
+ *
+ * Every commit that wrote events kicks the relay of its own process, so the poll is only a backstop
+ * (a replica that died after its commit): slow at rest, 1 s while publishing fails or rows remain.
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
@@ -100,23 +110,27 @@ export class OutboxRelay {
   private schedule(delayMs: number): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.running = this.drain().finally(() => {
+      this.running = this.drain().then((retrySoon) => {
         this.running = undefined;
         if (!this.stopped) {
-          this.schedule(this.kicked ? 0 : (this.options.pollIntervalMs ?? 1000));
+          this.schedule(this.kicked ? 0 : this.nextLookMs(retrySoon));
         }
       });
     }, delayMs);
     this.timer.unref();
   }
 
-  private async drain(): Promise<void> {
+  private nextLookMs(retrySoon: boolean): number {
+    return retrySoon
+      ? (this.options.retryIntervalMs ?? RETRY_INTERVAL_MS)
+      : (this.options.pollIntervalMs ?? POLL_INTERVAL_MS);
+  }
+
+  /** Publishes until nothing is left; true when it should look again soon (it failed, or rows remain). */
+  private async drain(): Promise<boolean> {
     this.kicked = false;
     try {
-      // A partial batch took everything committed before it; a commit after it kicks again.
-      while (!this.stopped && (await this.relayOnce()) >= this.batchSize) {
-        // keep going while full batches come back
-      }
+      await this.publishAll();
       if (Date.now() - this.backlogSampledAt >= BACKLOG_SAMPLE_MS) {
         this.backlogSampledAt = Date.now();
         const rows = await this.dataSource.query<{ count: number }[]>(
@@ -125,8 +139,18 @@ export class OutboxRelay {
         this.backlog = rows[0]?.count ?? 0;
         outboxBacklog.set({ service: this.options.schema }, this.backlog);
       }
+      // Rows another replica holds (SKIP LOCKED) or committed since: soon, not at the slow poll.
+      return this.backlog > 0;
     } catch (error) {
       this.logger.error(`outbox relay for ${this.options.schema} failed, retrying: ${String(error)}`);
+      return true;
+    }
+  }
+
+  private async publishAll(): Promise<void> {
+    // A partial batch took everything committed before it; a commit after it kicks again.
+    while ((await this.relayOnce()) >= this.batchSize) {
+      // keep going while full batches come back
     }
   }
 }
