@@ -28,10 +28,13 @@ export class ApiKeyAuthenticator {
       );
     }
     const hash = this.hasher.hash(secret);
-    if (await this.principals.isRevoked(hash)) {
+    // Both reads at once: one round trip to the shared cache, not two. They still reach it in this
+    // order on its one connection, so a revocation (tombstone first, then the entry) is seen as before.
+    const [revoked, cached] = await Promise.all([this.principals.isRevoked(hash), this.principals.get(hash)]);
+    if (revoked) {
       throw unauthorized('Invalid or revoked API key');
     }
-    const principal = (await this.principals.get(hash)) ?? (await this.lookUp(hash, environment, requestId));
+    const principal = cached ?? (await this.lookUp(hash, environment, requestId));
     if (principal.environment !== environment) {
       throw unauthorized('Invalid or revoked API key');
     }
