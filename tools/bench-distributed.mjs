@@ -7,7 +7,7 @@
 //   1 vs 2 replicas of the gateway and of every service, with per-replica counts.
 // Usage: node tools/bench-distributed.mjs [--idle-seconds 30] [--load-seconds 10]
 import { spawnSync } from 'node:child_process';
-import { chmodSync, createWriteStream, mkdtempSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,9 @@ const { fetchWaitMs } = require(join(repoRoot, 'dist/libs/messaging'));
 const { startLocalLedgerServer } = require(join(repoRoot, 'dist/libs/ledger'));
 
 const log = (line) => console.log(line);
+// The machine may be shared: every figure is read next to the load it was measured under.
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+log(`load average at start: ${loadAverage()}`);
 const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const results = {};
 
@@ -190,6 +193,8 @@ try {
       );
     }
     const gateways = stack.processes.filter((p) => p.app === 'gateway');
+    // Replicas joining one group rebalance it a few times before it settles, as at step 1.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
     const before = await perReplica(stack.processes);
     results.scale2 = await scaleLoad(
       gateways.map((g) => g.url),
@@ -230,6 +235,7 @@ try {
     } finally {
       await one.stop();
     }
+    log(`load average at the end: ${loadAverage()}`);
     report(results);
   }
 } finally {
@@ -241,9 +247,10 @@ try {
 async function perReplica(processes) {
   return Promise.all(
     processes.map(async (p) => {
+      // The gateway serves /metrics on METRICS_PORT (its API port answers 404 there): `healthUrl` too.
       const counts =
         p.app === 'gateway'
-          ? await scrapeCounter(`${p.url}/metrics`, 'cts_http_request_duration_seconds_count', 'method')
+          ? await scrapeCounter(`${p.healthUrl}/metrics`, 'cts_http_request_duration_seconds_count', 'method')
           : await scrapeCounter(`${p.healthUrl}/metrics`, 'cts_handled_messages_total', 'service');
       return { app: p.app, pid: p.pid, handled: Object.values(counts).reduce((a, b) => a + b, 0) };
     }),
