@@ -4,8 +4,8 @@
 // (requests in flight to it), measured in the same run.
 //
 // - end to end: events published on the in-process bus as an outbox relay would (keyed by transfer,
-//   so spread over its partitions), each consumed (inbox, stored event, fan-out to a delivery),
-//   claimed, signed, POSTed and recorded in PostgreSQL;
+//   so spread over its partitions), consumed in batches (one statement per batch: inbox, stored
+//   events, fan-out to deliveries), claimed, signed, POSTed and recorded in PostgreSQL;
 // - delivery stage: the same for a backlog ingested beforehand (claim → sign → POST → record only),
 //   as after a receiver outage.
 // The dispatcher resolves and checks the host on every delivery and reuses kept-alive connections
