@@ -12,7 +12,14 @@ import { type OneProcessMode, startOneProcessMode } from './support/one-process-
 import { account, fund, provenBalance } from './support/transfers.behaviour';
 
 const CTS = join(__dirname, '../apps/cli/bin/cts.js');
-const TOOLS = ['get_balances', 'get_payment_status', 'get_policy', 'list_payments', 'pay'];
+const TOOLS = [
+  'get_balances',
+  'get_payment_status',
+  'get_policy',
+  'list_payments',
+  'pay',
+  'pay_for_resource',
+];
 const POLICY = { daily_limit_usdc: 1000, per_transaction_limit_usdc: 25, hitl_threshold_usdc: 10 };
 
 type Structured = Record<string, unknown>;
@@ -273,7 +280,7 @@ describe('cts mcp: an agent wallet over the Model Context Protocol (stdio, one-p
     }
     const pay = await call(client, 'pay', { to: '@nobody', amount: '1', asset: 'USDC' });
     expect(pay.data).toMatchObject({ status: 'error', reason: 'unauthorized' });
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
     expect(stderr.join('')).not.toContain('A'.repeat(43));
   }, 90_000);
 });

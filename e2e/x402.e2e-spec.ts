@@ -3,6 +3,9 @@ import { type LocalLedgerServer, startLocalLedgerServer } from '@cts/ledger';
 import { eventually } from '@cts/testing';
 import { findAssociatedTokenPda, fetchToken, TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { address, createSolanaRpc } from '@solana/kit';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +14,7 @@ import { type OneProcessMode, startOneProcessMode } from './support/one-process-
 import { account, fund } from './support/transfers.behaviour';
 import { startX402Merchant, type X402Merchant } from './support/x402-merchant';
 
+const CTS = join(__dirname, '../apps/cli/bin/cts.js');
 const CENT = '10000'; // 0.01 USDC in base units
 const DIME = '100000'; // 0.10 USDC, above the threshold below
 
@@ -102,7 +106,27 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
     });
   }, 180_000);
 
+  const clients: Client[] = [];
+
+  /** The MCP server (`cts mcp`, stdio) of one agent, driven by the MCP SDK's own client. */
+  async function mcp(apiKey: string) {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CTS, 'mcp', '--api-key', apiKey, '--url', stack.baseUrl],
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'e2e-x402', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return async (args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name: 'pay_for_resource', arguments: args })) as CallToolResult;
+      return { result, data: (result.structuredContent ?? {}) as Record<string, unknown> };
+    };
+  }
+
   afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
     await merchant?.close();
     await running?.stop();
     await Promise.all(ledgers.map((ledger) => ledger.close()));
@@ -241,5 +265,35 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
       received_at: new Date(Date.now() - 61_000).toISOString(),
     }).catch((e: unknown) => e);
     expect(expired).toMatchObject({ status: 409, code: 'quote_expired' });
+  }, 120_000);
+
+  it('MCP pay_for_resource: pays within the policy and returns the resource; a host outside it is refused in words', async () => {
+    const buyer = await agent(policy());
+    const pay = await mcp(buyer.token);
+    const before = await publicBalance(payTo);
+    const paid = await pay({ url: `${merchant.url}/weather`, idempotency_key: 'mcp-weather-1' });
+    expect(paid.result.isError).toBeFalsy();
+    expect(paid.data).toMatchObject({
+      status: 'ok',
+      http_status: 200,
+      amount: '0.01',
+      asset: 'USDC',
+      pay_to: payTo,
+      payment_id: expect.stringMatching(/^x402_/),
+    });
+    expect(JSON.parse(String(paid.data.response_body))).toEqual({ ok: true, path: '/weather' });
+    expect(await publicBalance(payTo)).toBe(before + BigInt(CENT));
+
+    const held = await pay({ url: `${merchant.url}/report` });
+    expect(held.data).toMatchObject({
+      status: 'pending_approval',
+      transaction_id: expect.stringMatching(/^atx_/),
+    });
+
+    const outsider = await agent(policy({ allowed_recipients: ['*.example.com'] }));
+    const refused = await (await mcp(outsider.token))({ url: `${merchant.url}/weather` });
+    expect(refused.result.isError).toBe(true);
+    expect(refused.data).toMatchObject({ status: 'refused', reason: 'recipient_not_allowed' });
+    expect(String(refused.data.message)).toContain('*.example.com');
   }, 120_000);
 });

@@ -90,9 +90,10 @@ export function registerGetPaymentStatusTool(server: McpServer, session: AgentSe
 }
 
 async function heldView(held: AgentTransaction, session: AgentSession) {
-  const transferStatus = held.transfer_id
-    ? (await session.client.transfer(held.transfer_id)).status
-    : undefined;
+  // An approved x402 payment names its payment (`x402_…`), not a transfer: the agent pays it itself.
+  const x402 = held.transfer_id?.startsWith('x402_') === true;
+  const transferStatus =
+    held.transfer_id && !x402 ? (await session.client.transfer(held.transfer_id)).status : undefined;
   return {
     kind: 'held_transaction',
     status: held.status,
@@ -105,6 +106,9 @@ async function heldView(held: AgentTransaction, session: AgentSession) {
     expires_at: held.expires_at,
     decided_at: held.decided_at ?? null,
     failure_reason: held.failure_reason ?? null,
-    message: HELD_MESSAGES[held.status] ?? held.status,
+    message:
+      x402 && held.status === 'approved'
+        ? `The owner approved this x402 payment: call pay_for_resource again for the same URL with approved_transaction_id "${held.transaction_id}" to pay it.`
+        : (HELD_MESSAGES[held.status] ?? held.status),
   };
 }
