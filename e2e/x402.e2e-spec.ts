@@ -2,7 +2,8 @@ import { CtsApiError, CtsClient, payX402, x402FetchWithPayment, X402PendingAppro
 import { type LocalLedgerServer, startLocalLedgerServer } from '@cts/ledger';
 import { eventually } from '@cts/testing';
 import { findAssociatedTokenPda, fetchToken, TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
-import { address, createSolanaRpc } from '@solana/kit';
+import { address, createSolanaRpc, getBase58Decoder } from '@solana/kit';
+import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -228,7 +229,7 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
     );
   }, 120_000);
 
-  it('a retried call with its idempotency key signs once and pays once', async () => {
+  it('a retried call with its idempotency key signs once and pays once; only the facilitator’s real settlement of it is accepted', async () => {
     const buyer = await agent(policy());
     const quote = await fetch(`${merchant.url}/weather`);
     expect(quote.status).toBe(402);
@@ -254,6 +255,28 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
     const replayed = await fetch(`${merchant.url}/weather`, { headers: { 'PAYMENT-SIGNATURE': signature } });
     expect(replayed.status).not.toBe(200);
     expect(await publicBalance(payTo)).toBe(before + BigInt(CENT));
+
+    // The settlement is believed only when it is the facilitator's signature of this very payment.
+    const paymentId = (first.body as { payment_id: string }).payment_id;
+    const report = (chain_signature: string) =>
+      http(stack.baseUrl, 'POST', `/v1/agents/x402/payments/${paymentId}/settlement`, {
+        token: buyer.token,
+        body: { chain_signature },
+      });
+    const settledTx = (
+      JSON.parse(Buffer.from(paid.headers.get('PAYMENT-RESPONSE') ?? '', 'base64').toString('utf8')) as {
+        transaction: string;
+      }
+    ).transaction;
+    const anotherPayment = merchant.settlements.find((s) => s.success && s.transaction !== settledTx);
+    for (const forged of [getBase58Decoder().decode(randomBytes(64)), anotherPayment?.transaction ?? '']) {
+      expect(await report(forged)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_request', param: 'chain_signature' } },
+      });
+    }
+    const genuine = await report(settledTx);
+    expect(genuine).toMatchObject({ status: 200, body: { status: 'settled', chain_signature: settledTx } });
   }, 120_000);
 
   it('refuses a quote whose validity has passed: 409 quote_expired, nothing signed', async () => {
