@@ -22,7 +22,13 @@ import { AgentGate } from '../transfers/agent-gate';
 import { kycAllowsMoney } from '../transfers/transfer.domain';
 import { isSigned, sameTerms, toX402Resource, type X402PaymentRecord } from './x402-payment.domain';
 import { X402PaymentRepository } from './x402-payment.repository';
-import { parseQuote, type ParsedQuote, quoteExpired, resourceHost } from './x402-quote.domain';
+import {
+  parseQuote,
+  type ParsedQuote,
+  quoteExpired,
+  receivedAtProblem,
+  resourceHost,
+} from './x402-quote.domain';
 import { X402Claims } from './x402-claims';
 import { stoppedAnswer, X402Signing } from './x402-signing';
 
@@ -78,6 +84,10 @@ export class PayX402Handlers {
           );
     }
     const receivedAt = request.received_at === null ? null : new Date(request.received_at);
+    const skewed = receivedAtProblem(receivedAt, new Date());
+    if (skewed) {
+      return skewed;
+    }
     if (quoteExpired(receivedAt, quote.value.chosen.maxTimeoutSeconds, new Date())) {
       return fail(
         'quote_expired',

@@ -1,4 +1,10 @@
-import { decimalAmount, parseQuote, quoteExpired, resourceHost } from './x402-quote.domain';
+import {
+  decimalAmount,
+  parseQuote,
+  quoteExpired,
+  receivedAtProblem,
+  resourceHost,
+} from './x402-quote.domain';
 import { SOLANA_DEVNET, SOLANA_MAINNET } from './x402-networks.domain';
 
 const USDC_MINT = 'Gh9ZwEmdLJ8DscKNTkTqPbNwLNNBjuSzaG9Vp2KGtKJr';
@@ -84,6 +90,16 @@ describe('quoteExpired', () => {
     expect(quoteExpired(received, 60, new Date('2026-01-01T00:01:00Z'))).toBe(false);
     expect(quoteExpired(received, 60, new Date('2026-01-01T00:01:00.001Z'))).toBe(true);
     expect(quoteExpired(null, 60, new Date('2030-01-01T00:00:00Z'))).toBe(false);
+  });
+
+  it('refuses a receipt time in the future (beyond a minute of clock skew), which would stretch the quote', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    expect(receivedAtProblem(new Date('2026-01-01T00:00:59Z'), now)).toBeNull();
+    expect(receivedAtProblem(new Date('2026-01-01T00:01:01Z'), now)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', param: 'received_at' },
+    });
+    expect(receivedAtProblem(null, now)).toBeNull();
   });
 });
 

@@ -142,9 +142,19 @@ export function parseQuote(
   });
 }
 
+/** Clocks differ a little; a receipt time further ahead than this is not a time the caller received it. */
+const MAX_CLOCK_SKEW_MS = 60_000;
+
 /** The quote's validity: `maxTimeoutSeconds` from when the caller received it. */
 export function quoteExpired(receivedAt: Date | null, maxTimeoutSeconds: number, now: Date): boolean {
   return receivedAt !== null && now.getTime() > receivedAt.getTime() + maxTimeoutSeconds * 1000;
+}
+
+/** A `received_at` in the future would stretch the quote's validity: refused beyond the clock skew. */
+export function receivedAtProblem(receivedAt: Date | null, now: Date): Result<never> | null {
+  return receivedAt !== null && receivedAt.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS
+    ? fail('invalid_request', 'received_at is in the future', { param: 'received_at' })
+    : null;
 }
 
 /**
