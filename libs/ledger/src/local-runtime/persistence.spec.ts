@@ -18,6 +18,9 @@ function confidential(view: LedgerAccountView): ConfidentialAccountView {
   return view;
 }
 
+// Restarting runtimes and proving transfers takes close to jest's default 5 s on a quiet 2-core machine.
+jest.setTimeout(60_000);
+
 describe('local ledger state', () => {
   let stateDir: string;
   let pool: ProofPool;
