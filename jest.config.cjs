@@ -4,7 +4,12 @@ const preset = require('./jest.preset.cjs');
 
 module.exports = {
   projects: [
-    { ...preset, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,deploy}/**/*.spec.ts'] },
+    {
+      ...preset,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,deploy}/**/*.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/unit-timeout.ts'],
+    },
     {
       ...preset,
       displayName: 'integration',
