@@ -1,5 +1,5 @@
 import { pendingSchemaChanges, runMigrations } from '@cts/persistence';
-import { dataSourceFor, type ServiceDefinition } from '@cts/platform';
+import { dataSourceFor, type ServiceDefinition } from '@cts/runtime';
 import { accountService } from '../apps/account-service/src/account-service';
 import { agentPolicyService } from '../apps/agent-policy-service/src/agent-policy-service';
 import { approvalService } from '../apps/approval-service/src/approval-service';

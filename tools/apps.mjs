@@ -17,4 +17,5 @@ const require = createRequire(import.meta.url);
 export const loadServiceApp = (name) => require(join(repoRoot, 'dist/apps', name, `${name}.js`));
 export const loadGatewayApp = () => require(join(repoRoot, 'dist/apps/gateway/gateway.app.js'));
 export const loadPlatform = () => require(join(repoRoot, 'dist/libs/platform'));
+export const loadRuntime = () => require(join(repoRoot, 'dist/libs/runtime'));
 export const loadPersistence = () => require(join(repoRoot, 'dist/libs/persistence'));

@@ -50,7 +50,7 @@ const BENCH_ENV = { RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' };
 await build();
 const require = createRequire(import.meta.url);
 const { startAppProcess, startAppProcesses, generateStackSecrets, findFreePort, queryUrlsOf } = require(
-  join(repoRoot, 'dist/libs/platform'),
+  join(repoRoot, 'dist/libs/runtime'),
 );
 const { fetchWaitMs } = require(join(repoRoot, 'dist/libs/messaging'));
 const { startLocalLedgerServer } = require(join(repoRoot, 'dist/libs/ledger'));

@@ -1,11 +1,12 @@
 // `npm run migrate` / `cts migrate` / the Kubernetes migrations Job: applies every service's pending
 // migrations to DATABASE_URL (or to the one-process mode's embedded database under CTS_DATA_DIR).
 
-import { loadPersistence, loadPlatform, loadServiceApp, SERVICE_APPS } from './apps.mjs';
+import { loadPersistence, loadPlatform, loadRuntime, loadServiceApp, SERVICE_APPS } from './apps.mjs';
 import { buildIfPossible } from './projects.mjs';
 
 await buildIfPossible();
-const { loadConfig, dataSourceFor } = loadPlatform();
+const { loadConfig } = loadPlatform();
+const { dataSourceFor } = loadRuntime();
 const { runMigrations, startEmbeddedPostgres } = loadPersistence();
 const config = loadConfig();
 const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.CTS_DATA_DIR);

@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 const { startEmbeddedPostgres, runMigrations, pendingSchemaChanges } = require(
   join(repoRoot, 'dist/libs/persistence'),
 );
-const { dataSourceFor } = require(join(repoRoot, 'dist/libs/platform'));
+const { dataSourceFor } = require(join(repoRoot, 'dist/libs/runtime'));
 const definition = Object.values(require(join(repoRoot, 'dist/apps', app, `${app}.js`))).find(
   (v) => v && v.schema,
 );

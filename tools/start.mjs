@@ -1,12 +1,13 @@
 // `npm start`: the one-process mode. Builds what changed, then runs the gateway and every service in
 // this process on the in-process bus, with an embedded PostgreSQL under CTS_DATA_DIR.
 import { build } from './build.mjs';
-import { loadGatewayApp, loadPlatform, loadServiceApp, SERVICE_APPS } from './apps.mjs';
+import { loadGatewayApp, loadPlatform, loadRuntime, loadServiceApp, SERVICE_APPS } from './apps.mjs';
 
 const compiled = await build();
 if (compiled > 0) console.log(`built ${compiled} changed file(s)`);
 
-const { loadConfig, createEmbeddedRuntime, adminTokenPath } = loadPlatform();
+const { loadConfig, adminTokenPath } = loadPlatform();
+const { createEmbeddedRuntime } = loadRuntime();
 let config;
 let runtime;
 try {

@@ -21,7 +21,7 @@ const build = spawnSync(process.execPath, [join(repoRoot, 'tools/build.mjs')], {
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const { startAppProcesses, generateStackSecrets } = createRequire(import.meta.url)(
-  join(repoRoot, 'dist/libs/platform'),
+  join(repoRoot, 'dist/libs/runtime'),
 );
 
 const dataDir = join(process.env.CTS_DATA_DIR ?? join(repoRoot, '.data'), 'stack');

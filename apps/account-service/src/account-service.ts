@@ -1,4 +1,4 @@
-import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { type Runtime, type ServiceDefinition, startService } from '@cts/runtime';
 import { AccountEntity, VerifiedDomainEntity } from './accounts/account.entity';
 import { AccountsModule } from './accounts/accounts.module';
 import { ApiKeyEntity } from './api-keys/api-key.entity';

@@ -1,4 +1,4 @@
-import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { type Runtime, type ServiceDefinition, startService } from '@cts/runtime';
 import { AgentPolicyModule } from './agent-policy.module';
 import { AgentEntity } from './agents/agent.entity';
 import { migrations } from './migrations';

@@ -1,4 +1,4 @@
-import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { type Runtime, type ServiceDefinition, startService } from '@cts/runtime';
 import { type ApprovalSettings, approvalSettingsFrom } from './approval.settings';
 import { ApprovalsModule } from './approvals.module';
 import { migrations } from './migrations';

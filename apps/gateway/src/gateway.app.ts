@@ -1,13 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import {
-  connectCommandTransport,
-  type MetricsServer,
-  PinoNestLogger,
-  type RunningApp,
-  type Runtime,
-  startMetricsServer,
-} from '@cts/platform';
+import { type MetricsServer, PinoNestLogger, startMetricsServer } from '@cts/platform';
+import { connectCommandTransport, type RunningApp, type Runtime } from '@cts/runtime';
 import { type AddressInfo } from 'node:net';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';

@@ -1,4 +1,4 @@
-import { type Runtime } from '@cts/platform';
+import { type Runtime } from '@cts/runtime';
 import { type Logger } from 'pino';
 
 export const GATEWAY_SETTINGS = Symbol('GATEWAY_SETTINGS');

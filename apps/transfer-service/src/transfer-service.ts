@@ -1,4 +1,4 @@
-import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { type Runtime, type ServiceDefinition, startService } from '@cts/runtime';
 import { CustodyKeyEntity } from './custody/custody-key.entity';
 import { migrations } from './migrations';
 import { ApiKeyTotalEntity, TransferEntity } from './transfers/transfer.entity';

@@ -1,4 +1,4 @@
-import { type Runtime, type ServiceDefinition, startService } from '@cts/platform';
+import { type Runtime, type ServiceDefinition, startService } from '@cts/runtime';
 import { DeliveryAttemptEntity, DeliveryEntity } from './deliveries/delivery.entity';
 import { DEFAULT_MAX_CONCURRENT_ATTEMPTS, type WebhookDispatcherOptions } from './dispatcher.settings';
 import { EventEntity } from './events/event.entity';

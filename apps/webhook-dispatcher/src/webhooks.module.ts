@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { RUNTIME, type Runtime } from '@cts/platform';
+import { RUNTIME, type Runtime } from '@cts/runtime';
 import { DeliveryAttempter } from './attempts/delivery-attempter';
 import { DeliveryHandlers } from './deliveries/delivery.handlers';
 import { DeliveryLogRepository } from './deliveries/delivery-log.repository';

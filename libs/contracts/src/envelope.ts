@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { builtOnce } from './built-once';
 import { Environment } from './environment';
-import { currentTraceCarrier, TraceCarrier } from './trace-context';
+import { currentTraceCarrier, TraceCarrier } from '@cts/platform';
 
 const withTrace = (carrier: TraceCarrier | undefined) => (carrier ? { trace: carrier } : {});
 

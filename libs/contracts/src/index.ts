@@ -13,4 +13,3 @@ export * from './x402';
 export * from './webhook-event-types';
 export * from './webhooks';
 export * from './event-schemas';
-export * from './trace-context';

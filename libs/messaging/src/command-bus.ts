@@ -7,14 +7,13 @@ import {
   createEnvelope,
   envelopeSchema,
   fail,
-  inSpan,
   type MessageContext,
   type RequestOf,
   type ResponseOf,
   type Result,
   resultSchema,
-  SpanKind,
 } from '@cts/contracts';
+import { inSpan, SpanKind, commandRoundTrip } from '@cts/platform';
 import { firstValueFrom, timeout } from 'rxjs';
 import { z } from 'zod';
 import {
@@ -23,7 +22,6 @@ import {
   inheritedDeadline,
   remainingMs,
 } from './deadline/command-deadline';
-import { commandRoundTrip } from './metrics/metrics';
 
 export const COMMAND_CLIENT = Symbol('COMMAND_CLIENT');
 

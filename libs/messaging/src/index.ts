@@ -11,6 +11,5 @@ export * from './handlers/dead-letters';
 export * from './handlers/handler-registrar';
 export * from './command-bus';
 export * from './deadline/command-deadline';
-export * from './metrics/metrics';
 export * from './kafka/kafka-command.client';
 export * from './query-path/query-routing.client';

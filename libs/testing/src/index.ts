@@ -1,7 +1,7 @@
 export * from './test-database';
 export * from './test-runtime';
 export * from './kafka-test-runtime';
-// The local launcher lives in @cts/platform (npm run stack uses it); tests keep importing it from here.
+// The local launcher lives in @cts/runtime (npm run stack uses it); tests keep importing it from here.
 export {
   type AppProcess,
   type AppProcesses,
@@ -10,7 +10,7 @@ export {
   queryUrlsOf,
   startAppProcess,
   startAppProcesses,
-} from '@cts/platform';
+} from '@cts/runtime';
 export * from './https-receiver';
 export * from './test-certificates';
 export * from './service-under-test';

@@ -1,11 +1,6 @@
 import { CommandBus, KafkaCommandClient, parseBrokers } from '@cts/messaging';
-import {
-  createDistributedRuntime,
-  createLogger,
-  kafkaLogCreator,
-  loadConfig,
-  type Runtime,
-} from '@cts/platform';
+import { createLogger, kafkaLogCreator, loadConfig } from '@cts/platform';
+import { createDistributedRuntime, type Runtime } from '@cts/runtime';
 import { type ClientKafka } from '@nestjs/microservices';
 import { randomBytes } from 'node:crypto';
 

@@ -1,5 +1,5 @@
 import { type CommandBus, type InProcessBus } from '@cts/messaging';
-import { type RunningApp, type Runtime } from '@cts/platform';
+import { type RunningApp, type Runtime } from '@cts/runtime';
 import { DataSource } from 'typeorm';
 import { inProcessCommandBus, inProcessTestRuntime } from './test-runtime';
 import { type TestDatabase } from './test-database';

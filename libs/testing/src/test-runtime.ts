@@ -1,5 +1,6 @@
 import { CommandBus, InProcessBus, InProcessClient } from '@cts/messaging';
-import { createLogger, loadConfig, MemoryCacheStore, type Runtime } from '@cts/platform';
+import { createLogger, loadConfig, MemoryCacheStore } from '@cts/platform';
+import { type Runtime } from '@cts/runtime';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 import { GetAccount, newId, SetKycStatus } from '@cts/contracts';
-import { type RunningApp } from '@cts/platform';
+import { type RunningApp } from '@cts/runtime';
+import { type CommandBus } from '@cts/messaging';
 import { createTestDatabase, kafkaCommandBus, kafkaTestRuntime, type TestDatabase } from '@cts/testing';
 import { type ClientKafka } from '@nestjs/microservices';
-import { type CommandBus } from '@cts/messaging';
 import { start } from '../account-service';
 
 const context = { correlationId: 'req_kafka_test', environment: null, accountId: null };

@@ -10,7 +10,7 @@ import {
   ListApiKeys,
   newId,
 } from '@cts/contracts';
-import { type RunningApp } from '@cts/platform';
+import { type RunningApp } from '@cts/runtime';
 import {
   createTestDatabase,
   eventually,

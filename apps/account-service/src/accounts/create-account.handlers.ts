@@ -16,8 +16,8 @@ import {
   type Result,
 } from '@cts/contracts';
 import { CommandBus, OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { isUniqueViolation, UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { toApiKeyResource } from '../api-keys/api-key.domain';
 import { ApiKeyRepository } from '../api-keys/api-key.repository';
 import { agentHandle, agentOwnerRefusal, type AccountState, toAccountResource } from './account.domain';

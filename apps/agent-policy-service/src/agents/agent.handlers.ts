@@ -14,8 +14,8 @@ import {
   type Result,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { isUniqueViolation } from '@cts/persistence';
 import { validateNewPolicy } from '../policies/policy-validation.domain';
 import { SpendPolicyRepository } from '../policies/spend-policy.repository';

@@ -13,8 +13,8 @@ import {
   UpdateSpendPolicy,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { type EntityManager } from 'typeorm';
 import { agentRef, type AgentState, isOwnedBy, ownerRef } from '../agents/agent.domain';
 import { AgentRepository } from '../agents/agent.repository';

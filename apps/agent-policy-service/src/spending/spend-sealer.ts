@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { amountSealingContext, DomainError } from '@cts/contracts';
+import { RUNTIME, type Runtime } from '@cts/runtime';
 import { CryptoError, parseSealingKey, sealAmount, type SealingKey, unsealAmount } from '@cts/crypto';
-import { RUNTIME, type Runtime } from '@cts/platform';
 
 export interface DailyBucket {
   agentAccountId: string;

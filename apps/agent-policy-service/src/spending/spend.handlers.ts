@@ -10,8 +10,8 @@ import {
   type Result,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { agentRef, ownerRef } from '../agents/agent.domain';
 import { AgentRepository } from '../agents/agent.repository';
 import { evaluateSpend, spendingDay } from '../policies/policy-evaluation.domain';

@@ -11,8 +11,8 @@ import {
   type Result,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import {
   DECISION_MESSAGES,
   type Decision,

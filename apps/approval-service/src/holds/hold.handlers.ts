@@ -13,8 +13,8 @@ import {
   type Result,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { isUniqueViolation, UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { holdFrom, holdRefusal, toHeld, toPendingItem } from '../transactions/agent-transaction.domain';
 import { AgentTransactionRepository } from '../transactions/agent-transaction.repository';
 import { Transitions } from '../transactions/transitions';

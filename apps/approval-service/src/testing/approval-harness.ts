@@ -12,7 +12,7 @@ import {
   type Result,
 } from '@cts/contracts';
 import { type CommandBus, type InProcessBus } from '@cts/messaging';
-import { type RunningApp } from '@cts/platform';
+import { type RunningApp } from '@cts/runtime';
 import {
   createTestDatabase,
   newOwnerWithAgent,

@@ -1,4 +1,4 @@
-import { httpRequestDuration } from '@cts/messaging';
+import { httpRequestDuration } from '@cts/platform';
 import { type NextFunction, type Request, type Response } from 'express';
 
 /** HTTP latency by route template (never the raw path: ids would make the label unbounded) and status. */

@@ -1,4 +1,4 @@
-import { inSpan, SpanKind } from '@cts/contracts';
+import { inSpan, SpanKind } from '@cts/platform';
 import { type NextFunction, type Request, type Response } from 'express';
 
 /**

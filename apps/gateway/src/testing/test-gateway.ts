@@ -1,13 +1,7 @@
 import { type AccountType, type Environment, type KycStatus } from '@cts/contracts';
 import { InProcessBus } from '@cts/messaging';
-import {
-  type CacheStore,
-  createLogger,
-  loadConfig,
-  MemoryCacheStore,
-  type RunningApp,
-  type Runtime,
-} from '@cts/platform';
+import { type CacheStore, createLogger, loadConfig, MemoryCacheStore } from '@cts/platform';
+import { type RunningApp, type Runtime } from '@cts/runtime';
 import { createHmac } from 'node:crypto';
 import { type DestinationStream } from 'pino';
 import { apiKeyDisplayPrefix, generateApiKeySecret } from '../auth/api-key-secret.domain';

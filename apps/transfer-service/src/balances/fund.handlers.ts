@@ -9,12 +9,12 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
+import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { type SealingKey, unsealAmount } from '@cts/crypto';
 import { Custody } from '@cts/custody';
 import { MAX_CONFIDENTIAL_AMOUNT } from '@cts/ledger';
-import { OnCommand } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { DATA_KEY } from '../sealing/data-key';

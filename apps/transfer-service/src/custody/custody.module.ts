@@ -1,8 +1,8 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
+import { RUNTIME, type Runtime } from '@cts/runtime';
 import { parseSealingKey } from '@cts/crypto';
 import { Custody, type CustodyKeyRecord, type CustodyKeyRepository } from '@cts/custody';
-import { RUNTIME, type Runtime } from '@cts/platform';
 import { DataSource } from 'typeorm';
 import { CustodyKeyEntity } from './custody-key.entity';
 

@@ -6,6 +6,8 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { type Environment } from '@cts/contracts';
+import { observeProofPool } from '@cts/platform';
+import { RUNTIME, type Runtime } from '@cts/runtime';
 import {
   connectInProcess,
   connectOverHttp,
@@ -16,8 +18,6 @@ import {
   type ProofPool,
   SolanaRpcLedger,
 } from '@cts/ledger';
-import { observeProofPool } from '@cts/messaging';
-import { RUNTIME, type Runtime } from '@cts/platform';
 import { createSolanaRpc } from '@solana/kit';
 import { ledgerTargetOf } from './ledger-config';
 

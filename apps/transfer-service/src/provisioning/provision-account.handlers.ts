@@ -9,11 +9,11 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
+import { OnCommand } from '@cts/messaging';
+import { RUNTIME, type Runtime, SERVICE_NAME } from '@cts/runtime';
 import { decodeBase64, encryptMemoFor, parseSealingKey } from '@cts/crypto';
 import { Custody, type CustodyKeyRecord, type CustodyKeyRepository } from '@cts/custody';
-import { OnCommand } from '@cts/messaging';
 import { type Transaction, UnitOfWork } from '@cts/persistence';
-import { RUNTIME, type Runtime, SERVICE_NAME } from '@cts/platform';
 import { CustodyKeyEntity } from '../custody/custody-key.entity';
 import { Ledgers } from '../ledger/ledgers';
 

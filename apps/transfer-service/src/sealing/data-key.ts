@@ -1,6 +1,6 @@
 import { type Provider } from '@nestjs/common';
 import { parseSealingKey, type SealingKey } from '@cts/crypto';
-import { RUNTIME, type Runtime } from '@cts/platform';
+import { RUNTIME, type Runtime } from '@cts/runtime';
 
 /**
  * DATA_SEALING_KEY, parsed once: opens the amounts and memos the gateway sealed. Its own provider,

@@ -14,10 +14,10 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { Custody } from '@cts/custody';
 import { CommandBus, withFreshDeadline } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
+import { Custody } from '@cts/custody';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { type TransferRecord } from './transfer.domain';
 
 type Request = RequestOf<typeof CreateTransfer>;

@@ -6,8 +6,8 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { amountSealingContext, type EnvelopeMeta, contextFrom, type MessageContext } from '@cts/contracts';
+import { RUNTIME, type Runtime } from '@cts/runtime';
 import { type SealingKey, unsealAmount } from '@cts/crypto';
-import { RUNTIME, type Runtime } from '@cts/platform';
 import { type Signature } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';

@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  inSpan,
-  type MessageContext,
-  TransferConfirmed,
-  TransferFailed,
-  TransferInitiated,
-} from '@cts/contracts';
+import { type MessageContext, TransferConfirmed, TransferFailed, TransferInitiated } from '@cts/contracts';
+import { inSpan, transferSettlement } from '@cts/platform';
 import { Custody } from '@cts/custody';
 import { isLedgerError, type LedgerAccountView, type LedgerPort } from '@cts/ledger';
-import { transferSettlement } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
 import { address, type Signature } from '@solana/kit';
 import { KeyTotals } from '../key-totals/key-totals';

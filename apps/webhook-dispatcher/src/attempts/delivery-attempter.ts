@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { webhookAttempts } from '@cts/messaging';
+import { webhookAttempts } from '@cts/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { deliveryHeaders } from '../signing/webhook-signature.domain';

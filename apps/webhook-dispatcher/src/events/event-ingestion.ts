@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Envelope, newId } from '@cts/contracts';
-import { SERVICE_NAME } from '@cts/platform';
+import { SERVICE_NAME } from '@cts/runtime';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { EventRepository, type IngestedEvent, type StoredEvent } from './event.repository';

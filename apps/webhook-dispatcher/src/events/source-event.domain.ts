@@ -1,6 +1,5 @@
-import { WEBHOOK_TEST_EVENT } from '@cts/contracts';
-import { EndpointDisabledData, type InternalEvent, TestEventData } from './internal-event.domain';
 import {
+  WEBHOOK_TEST_EVENT,
   AgentCreated,
   AgentPolicyUpdated,
   AgentX402Paid,
@@ -9,6 +8,7 @@ import {
   TransferEventPayload,
   type WebhookEventType,
 } from '@cts/contracts';
+import { EndpointDisabledData, type InternalEvent, TestEventData } from './internal-event.domain';
 
 /** A consumed domain event, by type, with its contract payload (stored as is for 30 days). */
 export type SourceEvent =

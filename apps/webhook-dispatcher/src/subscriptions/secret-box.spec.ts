@@ -1,4 +1,4 @@
-import { type Runtime } from '@cts/platform';
+import { type Runtime } from '@cts/runtime';
 import { SecretBox } from './secret-box';
 
 const box = () =>

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { parseSealingKey, type SealingKey, seal, unseal } from '@cts/crypto';
-import { RUNTIME, type Runtime } from '@cts/platform';
+import { RUNTIME, type Runtime } from '@cts/runtime';
 import { secretSealingContext } from './subscription.domain';
 
 /** Opened secrets kept in memory: opening one (AES-GCM in JavaScript) took 4 % of an attempt. */

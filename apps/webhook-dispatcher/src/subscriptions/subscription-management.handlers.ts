@@ -14,10 +14,10 @@ import {
   UpdateWebhook,
   WEBHOOK_TEST_EVENT,
 } from '@cts/contracts';
-import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
+import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
 import { toDeliveryResource } from '../deliveries/delivery.domain';
 import { DeliveryRepository } from '../deliveries/delivery.repository';

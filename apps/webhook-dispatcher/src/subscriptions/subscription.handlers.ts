@@ -11,10 +11,10 @@ import {
   type ResponseOf,
   type Result,
 } from '@cts/contracts';
-import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
+import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { UnitOfWork } from '@cts/persistence';
-import { SERVICE_NAME } from '@cts/platform';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { generateWebhookSecret } from '../signing/webhook-signature.domain';

@@ -5,10 +5,10 @@ import {
   ListWebhooks,
   type MessageContext,
 } from '@cts/contracts';
-import { deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
 import { type CommandBus } from '@cts/messaging';
+import { type RunningApp } from '@cts/runtime';
+import { deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
 import { pendingSchemaChanges } from '@cts/persistence';
-import { type RunningApp } from '@cts/platform';
 import {
   createTestDatabase,
   inProcessCommandBus,

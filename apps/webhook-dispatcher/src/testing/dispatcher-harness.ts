@@ -10,9 +10,9 @@ import {
   type WebhookDelivery,
   type WebhookSubscriptionWithSecret,
 } from '@cts/contracts';
-import { decryptMemo, deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
 import { type CommandBus, type InProcessBus } from '@cts/messaging';
-import { type RunningApp } from '@cts/platform';
+import { type RunningApp } from '@cts/runtime';
+import { decryptMemo, deriveElGamalPubkey, encodeBase64, generateElGamalSecret } from '@cts/crypto';
 import { createTestDatabase, startServiceUnderTest, type TestDatabase } from '@cts/testing';
 import { type LookupAddress } from 'node:dns';
 import { type DataSource } from 'typeorm';

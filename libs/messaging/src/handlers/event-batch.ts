@@ -1,13 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
-import {
-  type Envelope,
-  EnvelopeMeta,
-  envelopeSchema,
-  type EventContract,
-  inSpans,
-  SpanKind,
-} from '@cts/contracts';
-import { handledMessages } from '../metrics/metrics';
+import { type Envelope, EnvelopeMeta, envelopeSchema, type EventContract } from '@cts/contracts';
+import { inSpans, SpanKind, handledMessages } from '@cts/platform';
 import { type DeadLetters } from './dead-letters';
 
 export const EVENT_BATCH_HANDLER = Symbol('cts:event-batch-handler');

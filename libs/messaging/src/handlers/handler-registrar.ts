@@ -13,10 +13,9 @@ import {
   envelopeSchema,
   type EventContract,
   fail,
-  inSpan,
   type Result,
-  SpanKind,
 } from '@cts/contracts';
+import { inSpan, SpanKind, expiredCommands, handledMessages } from '@cts/platform';
 import { randomUUID } from 'node:crypto';
 import {
   deadlineExceeded,
@@ -24,7 +23,6 @@ import {
   runUnderDeadline,
   runWithoutDeadline,
 } from '../deadline/command-deadline';
-import { expiredCommands, handledMessages } from '../metrics/metrics';
 import { DeadLetters } from './dead-letters';
 import { isTransientFailure } from './transient-failure';
 import { COMMAND_HANDLER, EVENT_HANDLER } from './handler.decorators';

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { type DataSource } from 'typeorm';
-import { type MessagePublisher, outboxBacklog } from '@cts/messaging';
+import { type MessagePublisher } from '@cts/messaging';
+import { outboxBacklog } from '@cts/platform';
 
 export interface OutboxRelayOptions {
   schema: string;

@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@cts/messaging';
+import { metricsRegistry } from './metrics';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 

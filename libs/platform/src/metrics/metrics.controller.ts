@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { metricsRegistry } from '@cts/messaging';
+import { metricsRegistry } from './metrics';
 
 /** Prometheus scrape endpoint. Never expose it on a public ingress: it is for the cluster's scraper. */
 @ApiExcludeController()

@@ -1,4 +1,5 @@
-import { consumerLag, type KafkaSettings } from '@cts/messaging';
+import { type KafkaSettings } from '@cts/messaging';
+import { consumerLag } from '@cts/platform';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**

@@ -19,6 +19,13 @@ import {
   provisionTopics,
 } from '@cts/messaging';
 import {
+  HealthController,
+  MetricsController,
+  READINESS_PROBES,
+  type ReadinessProbe,
+  PinoNestLogger,
+} from '@cts/platform';
+import {
   createServiceDataSource,
   OutboxRelay,
   runMigrations,
@@ -26,12 +33,8 @@ import {
   type ServiceDataSourceOptions,
 } from '@cts/persistence';
 import { DataSource } from 'typeorm';
-import { HealthController } from '../health/health.controller';
 import { InternalQueryController } from './internal-query.controller';
-import { sampleConsumerLag } from '../metrics/consumer-lag';
-import { MetricsController } from '../metrics/metrics.controller';
-import { READINESS_PROBES, type ReadinessProbe } from '../health/readiness';
-import { PinoNestLogger } from '../logging/logger';
+import { sampleConsumerLag } from './consumer-lag';
 import { type CommandTransport, connectCommandTransport } from './command-transport';
 import { type Runtime } from './runtime';
 import { RUNTIME, SERVICE_NAME } from './runtime.tokens';

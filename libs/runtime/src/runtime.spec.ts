@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/app-config';
+import { loadConfig } from '@cts/platform';
 import { createDistributedRuntime, MISSING_REDIS } from './runtime';
 
 const secrets = {

@@ -7,9 +7,9 @@ import { join, sep } from 'node:path';
 
 // The local launcher: every app as its own process from dist/ (`npm run stack`, the distributed
 // benchmark, and the e2e tests through @cts/testing).
-// From libs/platform/src/launcher (ts-jest) or dist/libs/platform/launcher (built): strip only a
+// From libs/runtime/src/launcher (ts-jest) or dist/libs/runtime/launcher (built): strip only a
 // build's `dist/libs`, so a checkout that is itself in a directory named `dist` still finds its root.
-const builtFrom = __dirname.lastIndexOf(`${sep}dist${sep}libs${sep}platform`);
+const builtFrom = __dirname.lastIndexOf(`${sep}dist${sep}libs${sep}runtime`);
 const repoRoot =
   builtFrom >= 0 && !__dirname.endsWith(`${sep}src${sep}launcher`)
     ? __dirname.slice(0, builtFrom)

@@ -1,13 +1,18 @@
 import { type InProcessBus, type KafkaSettings, defaultInProcessBus, parseBrokers } from '@cts/messaging';
+import {
+  type AppConfig,
+  resolveSecrets,
+  type Secrets,
+  type CacheStore,
+  MemoryCacheStore,
+  RedisCacheStore,
+  createLogger,
+  kafkaLogCreator,
+  startTracing,
+  stopTracing,
+} from '@cts/platform';
 import { startEmbeddedPostgres } from '@cts/persistence';
 import { type Logger } from 'pino';
-import { type AppConfig } from '../config/app-config';
-import { resolveSecrets, type Secrets } from '../config/secrets';
-import { type CacheStore } from '../cache/cache-store';
-import { MemoryCacheStore } from '../cache/memory-cache.store';
-import { RedisCacheStore } from '../cache/redis-cache.store';
-import { createLogger, kafkaLogCreator } from '../logging/logger';
-import { startTracing, stopTracing } from '../tracing/start-tracing';
 
 /**
  * What differs between the two modes, decided once at start: the same modules are wired to these

@@ -1,4 +1,4 @@
-import { stopTracing } from '../tracing/start-tracing';
+import { stopTracing } from '@cts/platform';
 import { type RunningApp } from './start-service';
 
 /**
