@@ -26,11 +26,10 @@ import { type SignedTransactionPlan, type WithdrawAndPayJob } from './build-job'
 import { contextStateProof } from './context-state-proof';
 import { planAndSign, rentOnlyRpc } from './plan-signing';
 
-/** Withdraw (equality + range proofs) to the sender's public balance, then TransferChecked to the recipient. */
-export async function buildWithdrawAndPay(
-  job: WithdrawAndPayJob,
-  engine: ProofEngine,
-): Promise<SignedTransactionPlan> {
+/** The source's confidential extension, its owner's signer and AE key, and the fee payer. */
+export async function openConfidentialSource(
+  job: Pick<WithdrawAndPayJob, 'sourceState' | 'keys' | 'context'>,
+) {
   const extension = confidentialExtensionOf(job.sourceState);
   if (extension === null) {
     throw new LedgerError(
@@ -40,6 +39,15 @@ export async function buildWithdrawAndPay(
   }
   const { signer, ae } = await openAccountKeys(job.keys);
   const payer = await signerFromSeed(job.context.feePayerSeed);
+  return { extension, signer, ae, payer };
+}
+
+/** Withdraw (equality + range proofs) to the sender's public balance, then TransferChecked to the recipient. */
+export async function buildWithdrawAndPay(
+  job: WithdrawAndPayJob,
+  engine: ProofEngine,
+): Promise<SignedTransactionPlan> {
+  const { extension, signer, ae, payer } = await openConfidentialSource(job);
   const steps: InstructionPlan[] = [];
   if (job.withdrawAmount > 0n) {
     steps.push(await withdrawPlan(job, extension, { signer, ae, payer }, engine));
