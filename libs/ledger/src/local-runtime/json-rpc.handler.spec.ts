@@ -7,7 +7,10 @@ import {
   blockhash,
   createTransactionMessage,
   generateKeyPairSigner,
+  getBase58Decoder,
   getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getTransactionDecoder,
   lamports,
   partiallySignTransactionMessageWithSigners,
   pipe,
@@ -34,9 +37,14 @@ describe('handleJsonRpc', () => {
     };
   const result = <T>(method: string, params: unknown[] = []) => call(method, params).result as T;
   const balance = (address: string) => result<{ value: bigint }>('getBalance', [address]).value;
+  const signatureOf = (wire: string) => {
+    const { signatures } = getTransactionDecoder().decode(getBase64Encoder().encode(wire));
+    return getBase58Decoder().decode(signatures[payer.address] ?? new Uint8Array(64));
+  };
 
-  const transfer = async (amount: bigint, hash = runtime.block().blockhash) => {
-    const recipient = await generateKeyPairSigner();
+  const transfer = async (amount: bigint, hash = runtime.block().blockhash) =>
+    transfers([amount], hash, await generateKeyPairSigner());
+  const transfers = async (amounts: bigint[], hash: string, recipient: KeyPairSigner) => {
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (draft) => setTransactionMessageFeePayerSigner(payer, draft),
@@ -47,13 +55,13 @@ describe('handleJsonRpc', () => {
         ),
       (draft) =>
         appendTransactionMessageInstructions(
-          [
+          amounts.map((amount) =>
             getTransferSolInstruction({
               source: payer,
               destination: recipient.address,
               amount: lamports(amount),
             }),
-          ],
+          ),
           draft,
         ),
     );
@@ -104,6 +112,31 @@ describe('handleJsonRpc', () => {
     expect(response.error?.data?.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
     expect(response.error?.data?.logs.join('\n')).toContain('insufficient lamports');
     expect(balance(payer.address)).toBe(before);
+  });
+
+  it('leaves no trace of a failed preflight: the simulation report, no status, the same bytes sendable again', async () => {
+    // The first instruction succeeds and the second fails: neither account may keep the first's effect.
+    const recipient = await generateKeyPairSigner();
+    const wire = await transfers([1_000_000n, 10n ** 12n], runtime.block().blockhash, recipient);
+    const signature = signatureOf(wire);
+    const before = balance(payer.address);
+    const simulated = result<{ value: unknown }>('simulateTransaction', [
+      wire,
+      { encoding: 'base64', sigVerify: true },
+    ]);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const response = call('sendTransaction', [wire, { encoding: 'base64' }]);
+      expect(response.error?.code).toBe(-32002);
+      expect(response.error?.data).toEqual(simulated.value);
+      expect(balance(payer.address)).toBe(before);
+      expect(balance(recipient.address)).toBe(0n);
+      expect(result<{ value: unknown[] }>('getSignatureStatuses', [[signature]]).value).toEqual([null]);
+      expect(runtime.snapshot().signatures.map((entry) => entry.signature)).not.toContain(signature);
+    }
+    expect(result<string>('sendTransaction', [wire, { encoding: 'base64', skipPreflight: true }])).toBe(
+      signature,
+    );
+    expect(balance(payer.address)).toBe(before - 5_000n);
   });
 
   it('lands a failing transaction when preflight is skipped: fee paid, error in its status', async () => {

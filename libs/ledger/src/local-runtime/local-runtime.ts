@@ -104,7 +104,7 @@ export class LocalLedgerRuntime {
     if ('message' in parsed) {
       return { kind: 'invalid', message: parsed.message };
     }
-    const { transaction, signature, blockhash, writable } = parsed;
+    const { transaction, signature, blockhash, feePayer, writable } = parsed;
     const refusal = this.signatures.has(signature)
       ? 'AlreadyProcessed'
       : !this.clock.isValid(blockhash)
@@ -113,13 +113,19 @@ export class LocalLedgerRuntime {
     if (refusal !== null) {
       return { kind: 'rejected', report: { err: refusal, logs: [], unitsConsumed: 0n } };
     }
-    if (!options.skipPreflight) {
-      const preflight = this.execute(transaction, 'simulate');
-      if (preflight.err !== null) {
-        return { kind: 'rejected', report: preflight };
-      }
-    }
+    // Preflight without a second execution: run it once for real and, when it fails, undo the only
+    // trace a failed execution leaves (LiteSVM withdraws the fee from the fee payer; it commits no other
+    // account and, with no transaction history, records nothing). Nothing is recorded either, so the
+    // rejection is exactly what a simulation followed by no send would have been.
+    const payerBefore =
+      options.skipPreflight || feePayer === undefined ? null : this.svm.getAccount(feePayer);
     const result = this.execute(transaction, 'send');
+    if (!options.skipPreflight && result.err !== null) {
+      if (payerBefore?.exists === true) {
+        this.svm.setAccount(payerBefore);
+      }
+      return { kind: 'rejected', report: result };
+    }
     if (typeof result.err === 'string') {
       // Transaction-level errors (signature, fee payer, ...) stop it before execution: it never lands.
       return { kind: 'rejected', report: result };

@@ -11,6 +11,7 @@ export interface ParsedWireTransaction {
   /** The fee payer's signature: the transaction's id. */
   signature: string;
   blockhash: string;
+  feePayer: Address | undefined;
   /** Static accounts the transaction may write: what the runtime must persist after it lands. */
   writable: Address[];
 }
@@ -47,7 +48,7 @@ export function parseWireTransaction(
         : index < total - numReadonlyNonSignerAccounts,
     );
     const signature = signatureBytes ? getBase58Decoder().decode(signatureBytes) : UNSIGNED;
-    return { transaction, signature, blockhash: compiled.lifetimeToken, writable };
+    return { transaction, signature, blockhash: compiled.lifetimeToken, feePayer, writable };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { message: `failed to deserialize transaction: ${reason}` };
