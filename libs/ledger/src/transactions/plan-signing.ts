@@ -7,8 +7,6 @@ import {
   type TransactionSigner,
   blockhash,
   createTransactionMessage,
-  createTransactionPlanner,
-  flattenTransactionPlan,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   lamports,
@@ -20,6 +18,7 @@ import {
 } from '@solana/kit';
 import { TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { type RentSchedule, type SignedTransactionPlan, type SigningContext } from './build-job';
+import { planMessages } from './plan-layouts';
 
 export type PlannerRpc = Rpc<GetMinimumBalanceForRentExemptionApi & GetAccountInfoApi>;
 
@@ -52,16 +51,17 @@ export async function planAndSign(
     blockhash: blockhash(recent.blockhash),
     lastValidBlockHeight: recent.lastValidBlockHeight,
   };
-  const planner = createTransactionPlanner({
-    createTransactionMessage: () =>
-      pipe(
-        createTransactionMessage({ version: 0 }),
-        (message) => setTransactionMessageFeePayerSigner(feePayer, message),
-        (message) => setTransactionMessageLifetimeUsingBlockhash(lifetime, message),
-      ),
-  });
-  const transactionPlan = await planner(Array.isArray(plan) ? sequentialInstructionPlan(plan) : plan);
-  const messages = flattenTransactionPlan(transactionPlan).map((single) => single.message);
+  const newMessage = () =>
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (message) => setTransactionMessageFeePayerSigner(feePayer, message),
+      (message) => setTransactionMessageLifetimeUsingBlockhash(lifetime, message),
+    );
+  const messages = await planMessages(
+    Array.isArray(plan) ? sequentialInstructionPlan(plan) : plan,
+    feePayer.address,
+    newMessage,
+  );
   const transactions = [];
   let primaryIndex = messages.length - 1;
   for (const [index, message] of messages.entries()) {
