@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { zk } from '@cts/crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import {
-  type Address,
-  type KeyPairSigner,
-  createKeyPairSignerFromPrivateKeyBytes,
-  getAddressDecoder,
-} from '@solana/kit';
+import { type Address, type TransactionPartialSigner, getAddressDecoder } from '@solana/kit';
 import { LedgerError } from '../ledger.errors';
 import { type AccountKeyMaterial } from '../ledger.port';
+import { seedSigner } from './seed-signer';
 
 type ZkSdk = typeof zk;
 export type ElGamalKeypair = InstanceType<ZkSdk['ElGamalKeypair']>;
@@ -16,7 +12,7 @@ export type AeKey = InstanceType<ZkSdk['AeKey']>;
 
 /** Live key objects rebuilt from bytes for one operation. */
 export interface OpenedAccountKeys {
-  signer: KeyPairSigner;
+  signer: TransactionPartialSigner;
   elgamal: ElGamalKeypair;
   ae: AeKey;
 }
@@ -33,9 +29,9 @@ export function assertKeyMaterial(keys: AccountKeyMaterial): void {
 }
 
 // WARNING: wasm-bindgen objects are consumed when passed inside arrays; build fresh ones per operation.
-export async function openAccountKeys(keys: AccountKeyMaterial): Promise<OpenedAccountKeys> {
+export function openAccountKeys(keys: AccountKeyMaterial): OpenedAccountKeys {
   assertKeyMaterial(keys);
-  const signer = await createKeyPairSignerFromPrivateKeyBytes(keys.signingSeed);
+  const signer = seedSigner(keys.signingSeed);
   return { signer, elgamal: elgamalKeypairOf(keys), ae: zk.AeKey.fromBytes(keys.aeKey) };
 }
 
@@ -43,22 +39,31 @@ export function elgamalKeypairOf(keys: AccountKeyMaterial): ElGamalKeypair {
   return zk.ElGamalKeypair.fromSecretKey(zk.ElGamalSecretKey.fromBytes(keys.elgamalSecret));
 }
 
+const OWNER_ADDRESSES = 10_000;
+const ownerAddresses = new Map<string, Address>();
+
 /**
- * The owner's address is its ed25519 public key: derived with @noble/curves (≈ 0.5 ms of CPU) rather
- * than through a WebCrypto key pair (≈ 2 ms), on the main thread of every ledger operation.
+ * The owner's address is its ed25519 public key: derived with @noble/curves (≈ 0.4 ms of CPU) rather
+ * than through a WebCrypto key pair (≈ 2 ms), on the main thread of every ledger operation, and kept
+ * (bounded) under a digest of the seed, never the seed itself: accounts transact again and again.
  */
 export function ownerAddressOf(keys: AccountKeyMaterial): Promise<Address> {
   assertKeyMaterial(keys);
-  return Promise.resolve(addressBytes.decode(ed25519.getPublicKey(keys.signingSeed)));
+  const digest = createHash('sha256').update(keys.signingSeed).digest('base64');
+  let owner = ownerAddresses.get(digest);
+  if (owner === undefined) {
+    if (ownerAddresses.size >= OWNER_ADDRESSES) {
+      ownerAddresses.clear();
+    }
+    owner = addressBytes.decode(ed25519.getPublicKey(keys.signingSeed));
+    ownerAddresses.set(digest, owner);
+  }
+  return Promise.resolve(owner);
 }
 
 export function elgamalPubkeyOf(keys: AccountKeyMaterial): Uint8Array {
   assertKeyMaterial(keys);
   return elgamalKeypairOf(keys).pubkey().toBytes();
-}
-
-export async function signerFromSeed(seed: Uint8Array): Promise<KeyPairSigner> {
-  return createKeyPairSignerFromPrivateKeyBytes(seed);
 }
 
 /** Fresh random key material (custody generates and seals it; tests use it directly). */

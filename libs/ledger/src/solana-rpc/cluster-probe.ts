@@ -1,6 +1,5 @@
 import { zk } from '@cts/crypto';
 import {
-  type KeyPairSigner,
   appendTransactionMessageInstructions,
   createTransactionMessage,
   fetchEncodedAccounts,
@@ -15,13 +14,14 @@ import { verifyPubkeyValidity } from '@solana-program/zk-elgamal-proof';
 import { confidentialMintExtensionOf } from '../accounts/token-state';
 import { ConfidentialTransfersUnavailableError, LedgerError } from '../ledger.errors';
 import { type LedgerAsset } from '../ledger.port';
+import { operatorSigner } from '../keys/seed-signer';
 import { type RentSchedule } from '../transactions/build-job';
 import { rentOnlyRpc } from '../transactions/plan-signing';
 import { COMMITMENT, type LedgerRpc, withDeadline } from './ledger-rpc';
 
 export interface ProbeInput {
   rpc: LedgerRpc;
-  feePayer: KeyPairSigner;
+  feePayerSeed: Uint8Array;
   assets: LedgerAsset[];
   timeoutMs: number;
 }
@@ -43,10 +43,14 @@ export async function probeConfidentialTransfers(input: ProbeInput): Promise<Ren
     const [rentBase, rentOneByte, accounts, simulation] = await Promise.all([
       input.rpc.getMinimumBalanceForRentExemption(0n).send({ abortSignal }),
       input.rpc.getMinimumBalanceForRentExemption(1n).send({ abortSignal }),
-      fetchEncodedAccounts(input.rpc, [input.feePayer.address, ...input.assets.map((asset) => asset.mint)], {
-        abortSignal,
-        commitment: COMMITMENT,
-      }),
+      fetchEncodedAccounts(
+        input.rpc,
+        [operatorSigner(input.feePayerSeed).address, ...input.assets.map((asset) => asset.mint)],
+        {
+          abortSignal,
+          commitment: COMMITMENT,
+        },
+      ),
       simulateProofVerification(input, abortSignal),
     ]).catch((error: unknown) => {
       throw unreachable(error);
@@ -55,7 +59,7 @@ export async function probeConfidentialTransfers(input: ProbeInput): Promise<Ren
     if (feePayerAccount?.exists !== true) {
       throw new LedgerError(
         'fee_payer_unfunded',
-        `the fee payer ${input.feePayer.address} has no SOL on this cluster`,
+        `the fee payer ${operatorSigner(input.feePayerSeed).address} has no SOL on this cluster`,
       );
     }
     if (simulation.err !== null) {
@@ -76,15 +80,16 @@ async function simulateProofVerification(input: ProbeInput, abortSignal: AbortSi
   const { value: latest } = await input.rpc
     .getLatestBlockhash({ commitment: COMMITMENT })
     .send({ abortSignal });
+  const feePayer = operatorSigner(input.feePayerSeed);
   const proof = new zk.PubkeyValidityProofData(new zk.ElGamalKeypair());
   const instructions = await verifyPubkeyValidity({
     rpc: rentOnlyRpc({ baseLamports: 0n, lamportsPerByte: 0n }),
-    payer: input.feePayer,
+    payer: feePayer,
     proofData: proof.toBytes(),
   });
   const message = pipe(
     createTransactionMessage({ version: 0 }),
-    (draft) => setTransactionMessageFeePayerSigner(input.feePayer, draft),
+    (draft) => setTransactionMessageFeePayerSigner(feePayer, draft),
     (draft) => setTransactionMessageLifetimeUsingBlockhash(latest, draft),
     (draft) => appendTransactionMessageInstructions(instructions, draft),
   );

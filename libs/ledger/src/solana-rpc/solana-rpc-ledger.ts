@@ -1,7 +1,7 @@
 import { type Address, type Signature } from '@solana/kit';
 import { type Token } from '@solana-program/token-2022';
 import { confidentialExtensionOf } from '../accounts/token-state';
-import { assertKeyMaterial, ownerAddressOf, signerFromSeed } from '../keys/account-keys';
+import { assertKeyMaterial, ownerAddressOf } from '../keys/account-keys';
 import { LedgerError } from '../ledger.errors';
 import {
   type AccountKeyMaterial,
@@ -62,7 +62,7 @@ export class SolanaRpcLedger implements LedgerPort {
     this.probing ??= (async () => {
       this.rent = await probeConfidentialTransfers({
         rpc: this.rpc,
-        feePayer: await signerFromSeed(this.config.feePayerSeed),
+        feePayerSeed: this.config.feePayerSeed,
         assets: this.config.assets,
         timeoutMs: this.timeouts.initMs,
       });

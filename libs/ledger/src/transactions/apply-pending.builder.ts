@@ -1,7 +1,8 @@
 import { zk } from '@cts/crypto';
 import { getApplyConfidentialPendingBalanceInstruction } from '@solana-program/token-2022';
 import { confidentialExtensionOf } from '../accounts/token-state';
-import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import { openAccountKeys } from '../keys/account-keys';
+import { operatorSigner } from '../keys/seed-signer';
 import { LedgerError } from '../ledger.errors';
 import { type ProofEngine } from '../proof-engine/proof-engine';
 import { decryptAvailable, decryptPending } from './balance-decryption';
@@ -24,8 +25,8 @@ export async function buildApplyPending(
       'the account is not configured for confidential transfers',
     );
   }
-  const { signer, ae } = await openAccountKeys(job.keys);
-  const payer = await signerFromSeed(job.context.feePayerSeed);
+  const { signer, ae } = openAccountKeys(job.keys);
+  const payer = operatorSigner(job.context.feePayerSeed);
   const newAvailable =
     decryptAvailable(extension, ae) + decryptPending(extension, job.keys.elgamalSecret, engine);
   const instruction = getApplyConfidentialPendingBalanceInstruction({

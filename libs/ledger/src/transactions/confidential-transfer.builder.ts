@@ -6,7 +6,8 @@ import {
   verifyCiphertextCommitmentEquality,
 } from '@solana-program/zk-elgamal-proof';
 import { confidentialExtensionOf, confidentialMintExtensionOf } from '../accounts/token-state';
-import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import { openAccountKeys } from '../keys/account-keys';
+import { operatorSigner } from '../keys/seed-signer';
 import { LedgerError } from '../ledger.errors';
 import { type ProofEngine } from '../proof-engine/proof-engine';
 import { assertCovers, decryptAvailable } from './balance-decryption';
@@ -42,7 +43,7 @@ export async function buildConfidentialTransfer(
   if (mint === null) {
     throw new LedgerError('asset_misconfigured', 'the mint is not configured for confidential transfers');
   }
-  const { signer, ae } = await openAccountKeys(job.keys);
+  const { signer, ae } = openAccountKeys(job.keys);
   const available = decryptAvailable(source, ae);
   assertCovers(available, job.amount);
   const newAvailable = available - job.amount;
@@ -58,7 +59,7 @@ export async function buildConfidentialTransfer(
       : NO_AUDITOR,
   });
 
-  const payer = await signerFromSeed(job.context.feePayerSeed);
+  const payer = operatorSigner(job.context.feePayerSeed);
   const rpc = rentOnlyRpc(job.context.rent);
   const [equality, validity, range] = await Promise.all([
     contextStateProof(proofs.equality, verifyCiphertextCommitmentEquality, payer, rpc),

@@ -14,7 +14,8 @@ import {
   getReallocateInstruction,
 } from '@solana-program/token-2022';
 import { verifyPubkeyValidity } from '@solana-program/zk-elgamal-proof';
-import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import { openAccountKeys } from '../keys/account-keys';
+import { operatorSigner } from '../keys/seed-signer';
 import { type ProofEngine } from '../proof-engine/proof-engine';
 import { type ConfigureAccountsJob, type SignedTransactionPlan } from './build-job';
 import { type PlannerRpc, planAndSign, rentOnlyRpc } from './plan-signing';
@@ -27,8 +28,8 @@ export async function buildConfigureAccounts(
   job: ConfigureAccountsJob,
   engine: ProofEngine,
 ): Promise<SignedTransactionPlan> {
-  const { signer, ae } = await openAccountKeys(job.keys);
-  const payer = await signerFromSeed(job.context.feePayerSeed);
+  const { signer, ae } = openAccountKeys(job.keys);
+  const payer = operatorSigner(job.context.feePayerSeed);
   const rpc = rentOnlyRpc(job.context.rent);
   const decryptableZeroBalance = ae.encrypt(0n).toBytes();
   const plans = await Promise.all(

@@ -6,6 +6,7 @@ import {
 import {
   type Address,
   type Instruction,
+  createKeyPairSignerFromPrivateKeyBytes,
   decompileTransactionMessage,
   generateKeyPairSigner,
   getBase64Encoder,
@@ -13,7 +14,7 @@ import {
   getTransactionDecoder,
   verifySignature,
 } from '@solana/kit';
-import { generateAccountKeyMaterial, signerFromSeed } from '../keys/account-keys';
+import { generateAccountKeyMaterial } from '../keys/account-keys';
 import { buildExactPayment } from './exact-payment.builder';
 
 const BLOCKHASH = '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zxTWmvS2Wcf2J';
@@ -38,7 +39,8 @@ describe('buildExactPayment (x402 exact scheme on Solana)', () => {
     const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(signed.transaction));
     const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     const instructions: readonly Instruction[] = decompileTransactionMessage(compiled).instructions;
-    const owner = await signerFromSeed(from.signingSeed);
+    // Kit's own signer from the same seed: an independent check of the builder's address and signature.
+    const owner = await createKeyPairSignerFromPrivateKeyBytes(from.signingSeed);
     return {
       signed,
       transaction,

@@ -17,7 +17,7 @@ import {
 } from '@solana/kit';
 import { randomBytes } from 'node:crypto';
 import { type AccountKeyMaterial } from '../ledger.port';
-import { signerFromSeed } from '../keys/account-keys';
+import { seedSigner } from '../keys/seed-signer';
 
 const MEMO_PROGRAM_ADDRESS = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' as Address;
 const COMPUTE_BUDGET_PROGRAM_ADDRESS = 'ComputeBudget111111111111111111111111111111' as Address;
@@ -55,7 +55,7 @@ export interface SignedExactPayment {
  * no instruction, so signing it can move nothing of the facilitator's.
  */
 export async function buildExactPayment(job: ExactPaymentJob): Promise<SignedExactPayment> {
-  const owner = await signerFromSeed(job.from.signingSeed);
+  const owner = seedSigner(job.from.signingSeed);
   const [source] = await findAssociatedTokenPda({
     mint: job.mint,
     owner: owner.address,

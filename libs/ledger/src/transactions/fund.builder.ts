@@ -5,7 +5,8 @@ import {
   getMintToInstruction,
 } from '@solana-program/token-2022';
 import { confidentialExtensionOf } from '../accounts/token-state';
-import { openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import { openAccountKeys } from '../keys/account-keys';
+import { operatorSigner } from '../keys/seed-signer';
 import { LedgerError } from '../ledger.errors';
 import { type ProofEngine } from '../proof-engine/proof-engine';
 import { decryptAvailable, decryptPending } from './balance-decryption';
@@ -24,11 +25,9 @@ export async function buildFund(job: FundJob, engine: ProofEngine): Promise<Sign
       'the account is not configured for confidential transfers',
     );
   }
-  const { signer, ae } = await openAccountKeys(job.keys);
-  const [payer, mintAuthority] = await Promise.all([
-    signerFromSeed(job.context.feePayerSeed),
-    signerFromSeed(job.mintAuthoritySeed),
-  ]);
+  const { signer, ae } = openAccountKeys(job.keys);
+  const payer = operatorSigner(job.context.feePayerSeed);
+  const mintAuthority = operatorSigner(job.mintAuthoritySeed);
   const newAvailable =
     decryptAvailable(extension, ae) + decryptPending(extension, job.keys.elgamalSecret, engine) + job.amount;
   const instructions = [

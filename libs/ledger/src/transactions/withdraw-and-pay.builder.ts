@@ -18,7 +18,8 @@ import {
   sequentialInstructionPlan,
 } from '@solana/kit';
 import { type ConfidentialAccountExtension, confidentialExtensionOf } from '../accounts/token-state';
-import { type AeKey, openAccountKeys, signerFromSeed } from '../keys/account-keys';
+import { type AeKey, openAccountKeys } from '../keys/account-keys';
+import { operatorSigner } from '../keys/seed-signer';
 import { LedgerError } from '../ledger.errors';
 import { type ProofEngine } from '../proof-engine/proof-engine';
 import { assertCovers, decryptAvailable } from './balance-decryption';
@@ -27,9 +28,7 @@ import { contextStateProof } from './context-state-proof';
 import { planAndSign, rentOnlyRpc } from './plan-signing';
 
 /** The source's confidential extension, its owner's signer and AE key, and the fee payer. */
-export async function openConfidentialSource(
-  job: Pick<WithdrawAndPayJob, 'sourceState' | 'keys' | 'context'>,
-) {
+export function openConfidentialSource(job: Pick<WithdrawAndPayJob, 'sourceState' | 'keys' | 'context'>) {
   const extension = confidentialExtensionOf(job.sourceState);
   if (extension === null) {
     throw new LedgerError(
@@ -37,8 +36,8 @@ export async function openConfidentialSource(
       'the source account is not configured for confidential transfers',
     );
   }
-  const { signer, ae } = await openAccountKeys(job.keys);
-  const payer = await signerFromSeed(job.context.feePayerSeed);
+  const { signer, ae } = openAccountKeys(job.keys);
+  const payer = operatorSigner(job.context.feePayerSeed);
   return { extension, signer, ae, payer };
 }
 
@@ -47,7 +46,7 @@ export async function buildWithdrawAndPay(
   job: WithdrawAndPayJob,
   engine: ProofEngine,
 ): Promise<SignedTransactionPlan> {
-  const { extension, signer, ae, payer } = await openConfidentialSource(job);
+  const { extension, signer, ae, payer } = openConfidentialSource(job);
   const steps: InstructionPlan[] = [];
   if (job.withdrawAmount > 0n) {
     steps.push(await withdrawPlan(job, extension, { signer, ae, payer }, engine));
