@@ -62,4 +62,49 @@ describe('UnitOfWork.insertWithEvent (real PostgreSQL)', () => {
     ).rejects.toThrow();
     expect(await items()).toEqual([{ id: 'a' }]);
   });
+
+  describe('changeWithEvent', () => {
+    const rename = (from: string, to: string) => ({
+      with: 'changed AS (UPDATE "uow"."items" SET id = $2 WHERE id = $1 RETURNING id)',
+      parameters: [from, to],
+    });
+
+    it('makes the change and writes its event in one statement, and wakes the relay', async () => {
+      await dataSource.query(`INSERT INTO "uow"."items" (id) VALUES ('c')`);
+      const before = commits;
+      const envelope = await unitOfWork.changeWithEvent(
+        rename('c', 'c2'),
+        ItemAdded,
+        'c2',
+        { item_id: 'c2' },
+        context,
+      );
+      expect(envelope).toMatchObject({ type: 'item.added', payload: { item_id: 'c2' } });
+      expect(await items()).toContainEqual({ id: 'c2' });
+      expect((await outbox()).map((row) => row.key)).toContain('c2');
+      expect(commits).toBe(before + 1);
+    });
+
+    it('writes no event and answers null when the change does not happen', async () => {
+      const before = commits;
+      const envelope = await unitOfWork.changeWithEvent(
+        rename('missing', 'x2'),
+        ItemAdded,
+        'x2',
+        { item_id: 'x2' },
+        context,
+      );
+      expect(envelope).toBeNull();
+      expect((await outbox()).map((row) => row.key)).not.toContain('x2');
+      expect(commits).toBe(before);
+    });
+
+    it('writes neither when the change is refused, and passes the constraint error on', async () => {
+      await expect(
+        unitOfWork.changeWithEvent(rename('c2', 'a'), ItemAdded, 'dup', { item_id: 'a' }, context),
+      ).rejects.toMatchObject({ code: '23505' });
+      expect(await items()).toContainEqual({ id: 'c2' });
+      expect((await outbox()).map((row) => row.key)).not.toContain('dup');
+    });
+  });
 });

@@ -89,6 +89,41 @@ export class UnitOfWork {
   }
 
   /**
+   * A change and the event it records, as ONE statement, the event written only if the change
+   * happened. `change.with` lists data-modifying CTEs (top-level `name AS (…)` clauses, placeholders
+   * $1..$n of `change.parameters`); the one named `changed` must RETURN a row when the change was
+   * made and none when its conditions did not hold (e.g. `… WHERE status = 'pending' RETURNING id`).
+   * Returns the envelope, or null when nothing changed (then nothing was written at all, provided the
+   * other CTEs also depend on `changed`'s conditions).
+   */
+  async changeWithEvent<E extends EventContract>(
+    change: { with: string; parameters: unknown[] },
+    event: E,
+    key: string,
+    payload: PayloadOf<E>,
+    context: MessageContext,
+  ): Promise<Envelope<PayloadOf<E>> | null> {
+    const envelope = createEnvelope(
+      event.type,
+      event.version,
+      event.payload.parse(payload) as PayloadOf<typeof event>,
+      context,
+    );
+    const next = change.parameters.length;
+    const rows: { recorded: number }[] = await this.dataSource.query(
+      `WITH ${change.with}, recorded AS (INSERT INTO "${this.schema}"."outbox" (id, topic, key, envelope) ` +
+        `SELECT $${next + 1}::uuid, $${next + 2}::text, $${next + 3}::text, $${next + 4}::jsonb ` +
+        `WHERE EXISTS (SELECT 1 FROM changed) RETURNING id) SELECT count(*)::int AS recorded FROM recorded`,
+      [...change.parameters, envelope.id, event.topic, key, JSON.stringify(envelope)],
+    );
+    if ((rows[0]?.recorded ?? 0) === 0) {
+      return null;
+    }
+    this.listeners.forEach((listener) => listener());
+    return envelope;
+  }
+
+  /**
    * Runs `work` once per message and consumer. A duplicate gets the first run's stored result
    * instead of a second effect; a concurrent duplicate waits on the inbox row's lock, then sees it.
    */

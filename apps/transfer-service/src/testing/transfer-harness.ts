@@ -14,13 +14,17 @@ import {
   type Result,
 } from '@cts/contracts';
 import {
+  decodeBase64,
+  decryptMemo,
   deriveElGamalPubkey,
   encodeBase64,
   generateElGamalSecret,
+  parseDecryptionKey,
   parseSealingKey,
   seal,
   utf8Encode,
   sealAmount,
+  zk,
 } from '@cts/crypto';
 import {
   createTestDatabase,
@@ -56,6 +60,8 @@ export class TransferHarness {
   private db?: TestDatabase;
   private running?: ServiceUnderTest<Peers>;
   private readonly owners = new Map<string, { agent: PartyRef; owner: PartyRef }>();
+  /** Each account's decryption key, as its holder reads it from the provisioning answer. */
+  private readonly decryptionKeys = new Map<string, string>();
 
   async start(env: Record<string, string> = {}): Promise<void> {
     this.db = await createTestDatabase();
@@ -88,17 +94,22 @@ export class TransferHarness {
     options: { type?: AccountParty['type']; kyc?: AccountParty['kyc_status']; owner?: PartyRef } = {},
   ): Promise<AccountParty> {
     const party = newParty(options.type === 'agent' ? 'agent' : 'user');
+    const recipientSecret = generateElGamalSecret();
     const provisioned = await this.service.commands.send(
       ProvisionLedgerAccount,
       {
         account_id: party.account_id,
-        recipient_key: encodeBase64(deriveElGamalPubkey(generateElGamalSecret())),
+        recipient_key: encodeBase64(deriveElGamalPubkey(recipientSecret)),
       },
       context,
     );
     if (!provisioned.ok) {
       throw new Error(`provisioning failed: ${provisioned.error.message}`);
     }
+    this.decryptionKeys.set(
+      party.account_id,
+      decryptMemo(recipientSecret, provisioned.value.encrypted_decryption_key),
+    );
     const account: AccountParty = {
       ...party,
       type: options.type ?? 'personal',
@@ -193,6 +204,22 @@ export class TransferHarness {
       `SELECT * FROM transfers.transfers WHERE sender_account_id = $1 ORDER BY created_at`,
       [account.account_id],
     );
+  }
+
+  /** Opens an AE ciphertext (an `encrypted_amount`, a key's total) with the account's decryption key. */
+  openAmount(account: AccountParty, encrypted: string): bigint {
+    const { aeKey } = parseDecryptionKey(this.required(this.decryptionKeys.get(account.account_id)));
+    const ciphertext = zk.AeCiphertext.fromBytes(this.required(decodeBase64(encrypted) ?? undefined));
+    if (!ciphertext) {
+      throw new Error('not an AE ciphertext');
+    }
+    const key = zk.AeKey.fromBytes(aeKey);
+    try {
+      return key.decrypt(ciphertext);
+    } finally {
+      key.free();
+      ciphertext.free();
+    }
   }
 
   /** The events written for a transfer, in order. */

@@ -70,6 +70,44 @@ export class TransferRepository {
     return result.affected === 1 ? { ...transfer, ...changes } : null;
   }
 
+  /**
+   * For UnitOfWork.changeWithEvent: `finished` (a pending transfer with its outcome applied) as one
+   * statement. With `total`, the API key's running total moves from `total.from` to `total.to` in
+   * the same statement, and neither happens unless both can: the transfer is still pending (its row
+   * locked first, as finishPending's transaction does, so the two never deadlock) and the total still
+   * reads `from` (compare-and-set: nobody else added to it since).
+   */
+  finishChange(
+    finished: TransferRecord,
+    total?: { keyId: string; from: string; to: string },
+  ): { with: string; parameters: unknown[] } {
+    const set =
+      'SET status = $2, chain_signature = $3, failure_reason = $4, confirmed_at = $5, updated_at = $6';
+    const parameters: unknown[] = [
+      finished.id,
+      finished.status,
+      finished.chainSignature,
+      finished.failureReason,
+      finished.confirmedAt,
+      finished.updatedAt,
+    ];
+    if (!total) {
+      return {
+        with: `changed AS (UPDATE "transfers"."transfers" ${set} WHERE id = $1 AND status = 'pending' RETURNING id)`,
+        parameters,
+      };
+    }
+    return {
+      with:
+        `pending AS (SELECT id FROM "transfers"."transfers" WHERE id = $1 AND status = 'pending' FOR UPDATE), ` +
+        `total AS (UPDATE "transfers"."api_key_totals" SET encrypted_usdc_total = $8, updated_at = $6 ` +
+        `WHERE key_id = $7 AND encrypted_usdc_total = $9 AND EXISTS (SELECT 1 FROM pending) RETURNING key_id), ` +
+        `changed AS (UPDATE "transfers"."transfers" ${set} ` +
+        `WHERE id IN (SELECT id FROM pending) AND EXISTS (SELECT 1 FROM total) RETURNING id)`,
+      parameters: [...parameters, total.keyId, total.to, total.from],
+    };
+  }
+
   async findById(
     id: string,
     manager: EntityManager = this.dataSource.manager,
