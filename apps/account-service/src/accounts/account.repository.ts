@@ -30,6 +30,17 @@ export class AccountRepository {
     return row ? toState(row) : null;
   }
 
+  /** The account with `id` and the one with `handle` (the same one when they coincide), one round trip. */
+  async findByIdAndHandle(
+    id: string,
+    handle: string,
+  ): Promise<{ byId: AccountState | null; byHandle: AccountState | null }> {
+    const rows = await this.dataSource.manager.find(AccountEntity, { where: [{ id }, { handle }] });
+    const byId = rows.find((row) => row.id === id);
+    const byHandle = rows.find((row) => row.handle === handle);
+    return { byId: byId ? toState(byId) : null, byHandle: byHandle ? toState(byHandle) : null };
+  }
+
   async findByAddress(address: string, environment: Environment): Promise<AccountState | null> {
     const row = await this.dataSource.manager.findOneBy(AccountEntity, {
       [ADDRESS_COLUMN[environment]]: address,

@@ -6,6 +6,7 @@ import {
   EventTopics,
   GetAccount,
   RecordApiKeyUsage,
+  ResolveParties,
   RevokeApiKey,
   ListApiKeys,
   newId,
@@ -245,6 +246,43 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     expect(created.value.agent).toBeNull();
     expect(decryptMemo(oneTimeSecret, created.value.encrypted_decryption_key)).toBe(FAKE_DECRYPTION_KEY);
     expect(JSON.stringify(created)).not.toContain(FAKE_DECRYPTION_KEY);
+  });
+
+  it('resolves who is who for a transfer: to a handle, to the sender itself, refusing unknown ones', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const sender = await bus.send(CreateAccount, newAccount('@resolve_sender'), context);
+    const recipient = await bus.send(CreateAccount, newAccount('@resolve_recipient'), context);
+    if (!sender.ok || !recipient.ok) throw new Error('setup failed');
+    const senderId = sender.value.account.account_id;
+    const recipientId = recipient.value.account.account_id;
+    const resolve = (sender: string, to: string) =>
+      bus.send(ResolveParties, { sender_account_id: sender, to, environment: 'test' }, context);
+    const codeOf = (result: Awaited<ReturnType<typeof resolve>>) => (result.ok ? 'ok' : result.error.code);
+
+    expect(await resolve(senderId, '@resolve_recipient')).toMatchObject({
+      ok: true,
+      value: {
+        sender: {
+          account_id: senderId,
+          handle: '@resolve_sender',
+          kyc_status: 'verified',
+          address: `test-address-${senderId}`,
+        },
+        recipient: {
+          kind: 'account',
+          account_id: recipientId,
+          handle: '@resolve_recipient',
+          address: `test-address-${recipientId}`,
+        },
+      },
+    });
+    expect(await resolve(senderId, '@resolve_sender')).toMatchObject({
+      ok: true,
+      value: { sender: { account_id: senderId }, recipient: { kind: 'account', account_id: senderId } },
+    });
+    expect(codeOf(await resolve(senderId, '@nobody_here'))).toBe('recipient_not_found');
+    expect(codeOf(await resolve(newId('acct'), '@resolve_recipient'))).toBe('account_not_found');
+    expect(codeOf(await resolve(newId('acct'), '@nobody_here'))).toBe('account_not_found');
   });
 
   it('records no account when the ledger half fails', async () => {

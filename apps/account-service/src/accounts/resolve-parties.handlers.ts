@@ -11,7 +11,12 @@ import {
   type Result,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
-import { type AccountState, effectiveKycStatus, parseRecipient } from './account.domain';
+import {
+  type AccountState,
+  effectiveKycStatus,
+  parseRecipient,
+  type RecipientReference,
+} from './account.domain';
 import { AccountRepository } from './account.repository';
 
 type Resolution = ResponseOf<typeof ResolveParties>;
@@ -24,7 +29,13 @@ export class ResolvePartiesHandlers {
   @OnCommand(ResolveParties)
   async resolve(message: Envelope<RequestOf<typeof ResolveParties>>): Promise<Result<Resolution>> {
     const { sender_account_id, to, environment } = message.payload;
-    const sender = await this.accounts.findById(sender_account_id);
+    const reference = parseRecipient(to);
+    // The common case, a transfer to a handle, reads both accounts in one round trip.
+    const both =
+      reference.kind === 'handle'
+        ? await this.accounts.findByIdAndHandle(sender_account_id, reference.handle)
+        : { byId: await this.accounts.findById(sender_account_id), byHandle: null };
+    const sender = both.byId;
     if (!sender) {
       return fail('account_not_found', 'No such account');
     }
@@ -32,7 +43,12 @@ export class ResolvePartiesHandlers {
     if (!senderParty) {
       return fail('service_unavailable', 'The account has no ledger account in this environment yet');
     }
-    const recipient = await this.findRecipient(to, environment);
+    const recipient =
+      reference.kind === 'handle'
+        ? both.byHandle
+          ? { kind: 'account' as const, account: both.byHandle }
+          : { kind: 'missing' as const }
+        : await this.findRecipient(reference, environment);
     if (recipient.kind === 'invalid') {
       return fail('invalid_request', '`to` must be an @handle, a verified domain or an address', {
         param: 'to',
@@ -52,7 +68,7 @@ export class ResolvePartiesHandlers {
   }
 
   private async findRecipient(
-    to: string,
+    reference: RecipientReference,
     environment: Environment,
   ): Promise<
     | { kind: 'account'; account: AccountState }
@@ -60,7 +76,6 @@ export class ResolvePartiesHandlers {
     | { kind: 'missing' }
     | { kind: 'invalid' }
   > {
-    const reference = parseRecipient(to);
     switch (reference.kind) {
       case 'invalid':
         return reference;
