@@ -16,8 +16,13 @@ export interface ParsedWireTransaction {
   writable: Address[];
 }
 
+// Built once: kit's codec factories assemble their struct codecs on every call (every transaction).
+const transactionDecoder = getTransactionDecoder();
+const messageDecoder = getCompiledTransactionMessageDecoder();
+const base58 = getBase58Decoder();
+
 /** What a transaction is called before its fee payer signed it (Solana shows the empty signature so). */
-const UNSIGNED = getBase58Decoder().decode(new Uint8Array(64));
+const UNSIGNED = base58.decode(new Uint8Array(64));
 
 /**
  * `unsignedFeePayer`: a simulation without signature verification takes a transaction its fee payer
@@ -29,8 +34,8 @@ export function parseWireTransaction(
   options: { unsignedFeePayer?: boolean } = {},
 ): ParsedWireTransaction | { message: string } {
   try {
-    const transaction = getTransactionDecoder().decode(wire);
-    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    const transaction = transactionDecoder.decode(wire);
+    const compiled = messageDecoder.decode(transaction.messageBytes);
     if ('addressTableLookups' in compiled && (compiled.addressTableLookups?.length ?? 0) > 0) {
       // Accounts loaded through a lookup table would escape the persistence tracking.
       return { message: 'address lookup tables are not supported by the local ledger' };
@@ -47,7 +52,7 @@ export function parseWireTransaction(
         ? index < numSignerAccounts - numReadonlySignerAccounts
         : index < total - numReadonlyNonSignerAccounts,
     );
-    const signature = signatureBytes ? getBase58Decoder().decode(signatureBytes) : UNSIGNED;
+    const signature = signatureBytes ? base58.decode(signatureBytes) : UNSIGNED;
     return { transaction, signature, blockhash: compiled.lifetimeToken, feePayer, writable };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
