@@ -58,6 +58,7 @@ const browserZk = join(here, 'src/runtime/zk-sdk.browser.ts');
 const browserSubstitutes = new Map([
   [ZK_SDK, browserZk],
   [LOAD_ZK_SDK, browserZk],
+  [join(repoRoot, 'libs/crypto/src/aes-gcm.ts'), join(here, 'src/runtime/aes-gcm.browser.ts')],
 ]);
 
 export async function buildSdkPackage({ types = false } = {}) {

@@ -1,5 +1,5 @@
-import { gcm } from '@noble/ciphers/aes.js';
 import { randomBytes } from '@noble/ciphers/utils.js';
+import { aesGcmDecrypt, aesGcmEncrypt } from './aes-gcm';
 import { CryptoError } from './crypto-error';
 import { concatBytes, decodeBase64, encodeBase64, encodeBase64Url, utf8Encode } from './encoding';
 import { u64FromBytes, u64ToBytes } from './u64';
@@ -58,7 +58,7 @@ function aad(associatedData: AssociatedData | undefined): Uint8Array {
 /** AES-256-GCM with a random 96-bit nonce: `s1.<base64url(nonce ‖ ciphertext ‖ tag)>`. */
 export function seal(key: SealingKey, plaintext: Uint8Array, associatedData?: AssociatedData): string {
   const nonce = randomBytes(NONCE_BYTES);
-  const sealed = gcm(key, nonce, aad(associatedData)).encrypt(plaintext);
+  const sealed = aesGcmEncrypt(key, nonce, aad(associatedData), plaintext);
   return `${VERSION}.${encodeBase64Url(concatBytes(nonce, sealed))}`;
 }
 
@@ -79,7 +79,12 @@ export function unseal(key: SealingKey, sealed: string, associatedData?: Associa
     throw new CryptoError('malformed_input', 'sealed value is not valid base64url or is too short');
   }
   try {
-    return gcm(key, bytes.subarray(0, NONCE_BYTES), aad(associatedData)).decrypt(bytes.subarray(NONCE_BYTES));
+    return aesGcmDecrypt(
+      key,
+      bytes.subarray(0, NONCE_BYTES),
+      aad(associatedData),
+      bytes.subarray(NONCE_BYTES),
+    );
   } catch {
     throw new CryptoError('authentication_failed', 'sealed value does not open with this key and context');
   }
