@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type AssetCode, type Environment, type TransferStatus } from '@cts/contracts';
-import { Brackets, DataSource, type EntityManager, LessThan } from 'typeorm';
+import { PreparedStatement } from '@cts/persistence';
+import { DataSource, type EntityManager, LessThan } from 'typeorm';
 import { type TransferRecord } from './transfer.domain';
 import { TransferEntity } from './transfer.entity';
 
@@ -9,6 +10,72 @@ const toRecord = (row: TransferEntity): TransferRecord => ({
   environment: row.environment as Environment,
   asset: row.asset as AssetCode,
   status: row.status as TransferStatus,
+});
+
+// The hot path's statements as constant SQL (no query builder per transfer; the look-up is planned
+// once per connection). Columns in the entity's order; `sender` and `recipient` are JSON text.
+const COLUMNS =
+  'id, environment, command_id, idempotency_key, api_key_id, sender_account_id, sender, ' +
+  'recipient_account_id, recipient, to_text, asset, confidential, status, sealed_amount, ' +
+  'sender_encrypted_amount, recipient_encrypted_amount, sender_encrypted_memo, recipient_encrypted_memo, ' +
+  'chain_signature, failure_reason, created_at, updated_at, confirmed_at';
+
+const INSERT_TRANSFER =
+  `INSERT INTO "transfers"."transfers" (${COLUMNS}) VALUES ` +
+  `($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`;
+
+interface TransferRow {
+  id: string;
+  environment: string;
+  command_id: string;
+  idempotency_key: string | null;
+  api_key_id: string | null;
+  sender: TransferRecord['sender'];
+  recipient: TransferRecord['recipient'];
+  to_text: string;
+  asset: string;
+  confidential: boolean;
+  status: string;
+  sealed_amount: string;
+  sender_encrypted_amount: string;
+  recipient_encrypted_amount: string | null;
+  sender_encrypted_memo: string | null;
+  recipient_encrypted_memo: string | null;
+  chain_signature: string | null;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  confirmed_at: Date | null;
+}
+
+const FIND_EXISTING = new PreparedStatement<TransferRow>(
+  'transfers.find_existing',
+  `SELECT ${COLUMNS} FROM "transfers"."transfers" WHERE command_id = $1 ` +
+    `OR (sender_account_id = $2 AND environment = $3 AND idempotency_key = $4) LIMIT 1`,
+);
+
+const fromRow = (row: TransferRow): TransferRecord => ({
+  id: row.id,
+  environment: row.environment as Environment,
+  commandId: row.command_id,
+  idempotencyKey: row.idempotency_key,
+  apiKeyId: row.api_key_id,
+  sender: row.sender,
+  recipient: row.recipient,
+  to: row.to_text,
+  asset: row.asset as AssetCode,
+  confidential: row.confidential,
+  status: row.status as TransferStatus,
+  sealedAmount: row.sealed_amount,
+  senderEncryptedAmount: row.sender_encrypted_amount,
+  recipientEncryptedAmount: row.recipient_encrypted_amount,
+  senderEncryptedMemo: row.sender_encrypted_memo,
+  recipientEncryptedMemo: row.recipient_encrypted_memo,
+  chainSignature: row.chain_signature,
+  failureReason: row.failure_reason,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  confirmedAt: row.confirmed_at,
 });
 
 export interface TransferListQuery {
@@ -27,21 +94,34 @@ export class TransferRepository {
 
   /** The INSERT of a new transfer, for UnitOfWork.insertWithEvent (one statement with its event). */
   insertStatement(record: TransferRecord): { sql: string; parameters: unknown[] } {
-    const { sender, recipient, ...columns } = record;
-    const [sql, parameters] = this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(TransferEntity)
-      .values({
-        ...columns,
-        senderAccountId: sender.account_id,
-        recipientAccountId: recipient.account_id,
-        sender: () => `'${JSON.stringify(sender).replaceAll("'", "''")}'::jsonb`,
-        recipient: () => `'${JSON.stringify(recipient).replaceAll("'", "''")}'::jsonb`,
-      })
-      .updateEntity(false)
-      .getQueryAndParameters();
-    return { sql, parameters };
+    return {
+      sql: INSERT_TRANSFER,
+      parameters: [
+        record.id,
+        record.environment,
+        record.commandId,
+        record.idempotencyKey,
+        record.apiKeyId,
+        record.sender.account_id,
+        JSON.stringify(record.sender),
+        record.recipient.account_id,
+        JSON.stringify(record.recipient),
+        record.to,
+        record.asset,
+        record.confidential,
+        record.status,
+        record.sealedAmount,
+        record.senderEncryptedAmount,
+        record.recipientEncryptedAmount,
+        record.senderEncryptedMemo,
+        record.recipientEncryptedMemo,
+        record.chainSignature,
+        record.failureReason,
+        record.createdAt,
+        record.updatedAt,
+        record.confirmedAt,
+      ],
+    };
   }
 
   /** Before the transaction is sent: a crash after this leaves the reconciler a signature to ask about. */
@@ -123,21 +203,14 @@ export class TransferRepository {
     environment: Environment,
     idempotencyKey: string | null,
   ): Promise<TransferRecord | null> {
-    const query = this.dataSource.manager
-      .createQueryBuilder(TransferEntity, 't')
-      .where('t.command_id = :commandId', { commandId });
-    if (idempotencyKey !== null) {
-      query.orWhere(
-        new Brackets((q) =>
-          q
-            .where('t.sender_account_id = :senderAccountId', { senderAccountId })
-            .andWhere('t.environment = :environment', { environment })
-            .andWhere('t.idempotency_key = :idempotencyKey', { idempotencyKey }),
-        ),
-      );
-    }
-    const row = await query.getOne();
-    return row ? toRecord(row) : null;
+    // A null key matches nothing (`= NULL` is never true): then only the envelope id is looked for.
+    const [row] = await FIND_EXISTING.run(this.dataSource, [
+      commandId,
+      senderAccountId,
+      environment,
+      idempotencyKey,
+    ]);
+    return row ? fromRow(row) : null;
   }
 
   /** Only the reader's own transfers (sent or received) in the key's environment. */
