@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { zk } from '@cts/crypto';
-import { ed25519 } from '@noble/curves/ed25519.js';
-import { type Address, type TransactionPartialSigner, getAddressDecoder } from '@solana/kit';
+import { type Address, type TransactionPartialSigner } from '@solana/kit';
 import { LedgerError } from '../ledger.errors';
 import { type AccountKeyMaterial } from '../ledger.port';
-import { seedSigner } from './seed-signer';
+import { publicKeyOf, seedSigner } from './seed-signer';
 
 type ZkSdk = typeof zk;
 export type ElGamalKeypair = InstanceType<ZkSdk['ElGamalKeypair']>;
@@ -17,7 +16,6 @@ export interface OpenedAccountKeys {
   ae: AeKey;
 }
 
-const addressBytes = getAddressDecoder();
 const KEY_LENGTHS = { signingSeed: 32, elgamalSecret: 32, aeKey: 16 } as const;
 
 export function assertKeyMaterial(keys: AccountKeyMaterial): void {
@@ -39,26 +37,13 @@ export function elgamalKeypairOf(keys: AccountKeyMaterial): ElGamalKeypair {
   return zk.ElGamalKeypair.fromSecretKey(zk.ElGamalSecretKey.fromBytes(keys.elgamalSecret));
 }
 
-const OWNER_ADDRESSES = 10_000;
-const ownerAddresses = new Map<string, Address>();
-
 /**
- * The owner's address is its ed25519 public key: derived with @noble/curves (≈ 0.4 ms of CPU) rather
- * than through a WebCrypto key pair (≈ 2 ms), on the main thread of every ledger operation, and kept
- * (bounded) under a digest of the seed, never the seed itself: accounts transact again and again.
+ * The owner's address is its ed25519 public key: derived with @noble/curves rather than through a
+ * WebCrypto key pair (≈ 2 ms), on the main thread of every ledger operation, and remembered.
  */
 export function ownerAddressOf(keys: AccountKeyMaterial): Promise<Address> {
   assertKeyMaterial(keys);
-  const digest = createHash('sha256').update(keys.signingSeed).digest('base64');
-  let owner = ownerAddresses.get(digest);
-  if (owner === undefined) {
-    if (ownerAddresses.size >= OWNER_ADDRESSES) {
-      ownerAddresses.clear();
-    }
-    owner = addressBytes.decode(ed25519.getPublicKey(keys.signingSeed));
-    ownerAddresses.set(digest, owner);
-  }
-  return Promise.resolve(owner);
+  return Promise.resolve(publicKeyOf(keys.signingSeed).address);
 }
 
 export function elgamalPubkeyOf(keys: AccountKeyMaterial): Uint8Array {

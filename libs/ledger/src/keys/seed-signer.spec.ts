@@ -9,10 +9,11 @@ import { operatorSigner, seedSigner } from './seed-signer';
 
 describe('seed signer', () => {
   it('has the address of kit key pair signer from the same seed and signs what its public key verifies', async () => {
-    for (let round = 0; round < 5; round += 1) {
-      const seed = new Uint8Array(randomBytes(32));
+    const seeds = Array.from({ length: 3 }, () => new Uint8Array(randomBytes(32)));
+    // Each seed twice: opened from scratch, then with its public key remembered.
+    for (const seed of [...seeds, ...seeds]) {
       const reference = await createKeyPairSignerFromPrivateKeyBytes(seed);
-      const signer = seedSigner(seed);
+      const signer = seedSigner(new Uint8Array(seed));
       expect(signer.address).toBe(reference.address);
       const messageBytes = new Uint8Array(randomBytes(200)) as unknown as TransactionMessageBytes;
       const [signatures] = await signer.signTransactions([
