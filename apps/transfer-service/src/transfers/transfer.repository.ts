@@ -126,7 +126,10 @@ export class TransferRepository {
 
   /** Before the transaction is sent: a crash after this leaves the reconciler a signature to ask about. */
   async recordSignature(id: string, chainSignature: string): Promise<void> {
-    await this.dataSource.manager.update(TransferEntity, { id }, { chainSignature, updatedAt: new Date() });
+    await this.dataSource.query(
+      'UPDATE "transfers"."transfers" SET chain_signature = $2, updated_at = $3 WHERE id = $1',
+      [id, chainSignature, new Date()],
+    );
   }
 
   /**
