@@ -1,4 +1,4 @@
-import { type Address, decodeAccount, fetchEncodedAccounts } from '@solana/kit';
+import { type Address, type MaybeEncodedAccount, decodeAccount, fetchEncodedAccounts } from '@solana/kit';
 import {
   type Mint,
   type Token,
@@ -55,14 +55,23 @@ export async function readMintAndTokens(
     mintAccount?.exists === true && mintAccount.programAddress === TOKEN_2022_PROGRAM_ADDRESS
       ? decodeAccount(mintAccount, mintDecoder).data
       : null;
-  return {
-    mint: decodedMint,
-    tokens: tokenAccounts.map((account) =>
-      account.exists && account.programAddress === TOKEN_2022_PROGRAM_ADDRESS
-        ? decodeAccount(account, tokenDecoder).data
-        : null,
-    ),
-  };
+  return { mint: decodedMint, tokens: tokenAccounts.map(decodeToken) };
+}
+
+/** Token accounts alone, when the mint is not needed (one getMultipleAccounts round trip). */
+export async function readTokens(
+  rpc: LedgerRpc,
+  tokens: Address[],
+  abortSignal: AbortSignal,
+): Promise<(Token | null)[]> {
+  const accounts = await fetchEncodedAccounts(rpc, tokens, { abortSignal, commitment: COMMITMENT });
+  return accounts.map(decodeToken);
+}
+
+function decodeToken(account: MaybeEncodedAccount): Token | null {
+  return account.exists && account.programAddress === TOKEN_2022_PROGRAM_ADDRESS
+    ? decodeAccount(account, tokenDecoder).data
+    : null;
 }
 
 export interface TokenRole {
@@ -86,12 +95,11 @@ export function requireConfidential(token: Token | null, { address, role }: Toke
 
 export async function readConfidentialToken(
   rpc: LedgerRpc,
-  mint: Address,
   token: TokenRole,
   abortSignal: AbortSignal,
 ): Promise<Token> {
-  const { tokens } = await readMintAndTokens(rpc, mint, [token.address], abortSignal);
-  return requireConfidential(tokens[0] ?? null, token);
+  const [state] = await readTokens(rpc, [token.address], abortSignal);
+  return requireConfidential(state ?? null, token);
 }
 
 /**

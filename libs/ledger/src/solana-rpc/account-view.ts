@@ -2,6 +2,8 @@ import { type Address, getAddressEncoder } from '@solana/kit';
 import { type Token } from '@solana-program/token-2022';
 import { confidentialExtensionOf, isConfidentialReady } from '../accounts/token-state';
 import { type LedgerAccountView } from '../ledger.port';
+import { readTokens } from './account-reader';
+import { type LedgerRpc } from './ledger-rpc';
 
 interface AccountIdentity {
   owner: Address;
@@ -30,4 +32,14 @@ export function toAccountView(identity: AccountIdentity, token: Token | null): L
     pendingBalanceHi: new Uint8Array(extension.pendingBalanceHigh),
     pendingCreditCounter: extension.pendingBalanceCreditCounter,
   };
+}
+
+/** An owner's token account for one asset, read alone (the mint is not needed for the view). */
+export async function readAccountView(
+  rpc: LedgerRpc,
+  identity: AccountIdentity,
+  abortSignal: AbortSignal,
+): Promise<LedgerAccountView> {
+  const [token] = await readTokens(rpc, [identity.tokenAccount], abortSignal);
+  return toAccountView(identity, token ?? null);
 }

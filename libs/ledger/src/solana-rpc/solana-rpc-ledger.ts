@@ -28,7 +28,7 @@ import {
   readMintAndTokens,
   requireConfidential,
 } from './account-reader';
-import { toAccountView } from './account-view';
+import { readAccountView } from './account-view';
 import { lackingPublicAmount, missingMints } from './missing-mints';
 import { assertConfidentialAmount, assertStandardAmount } from './ledger-guards';
 import { probeConfidentialTransfers } from './cluster-probe';
@@ -116,7 +116,7 @@ export class SolanaRpcLedger implements LedgerPort {
         mint: asset.mint,
         decimals: asset.decimals,
         token,
-        tokenState: await this.readConfidentialToken(asset, token, 'account'),
+        tokenState: await this.readConfidentialToken(token, 'account'),
         amount,
       })),
     }));
@@ -162,7 +162,7 @@ export class SolanaRpcLedger implements LedgerPort {
     const asset = this.asset(assetCode);
     const token = await associatedTokenAddress(await ownerAddressOf(keys), asset.mint);
     return this.accountLocks.run(token, async () => {
-      const tokenState = await this.readConfidentialToken(asset, token, 'account');
+      const tokenState = await this.readConfidentialToken(token, 'account');
       const pending = confidentialExtensionOf(tokenState)?.pendingBalanceCreditCounter ?? 0n;
       if (pending === 0n) {
         return { signature: null };
@@ -172,9 +172,9 @@ export class SolanaRpcLedger implements LedgerPort {
         context: await this.signingContext(),
         keys,
         token,
-        tokenState: await this.readConfidentialToken(asset, token, 'account'),
+        tokenState: await this.readConfidentialToken(token, 'account'),
       }));
-      assertNoCreditRace(token, await this.readConfidentialToken(asset, token, 'account'));
+      assertNoCreditRace(token, await this.readConfidentialToken(token, 'account'));
       return { signature };
     });
   }
@@ -186,7 +186,7 @@ export class SolanaRpcLedger implements LedgerPort {
     const recipientToken = await associatedTokenAddress(request.toOwner, asset.mint);
     return this.accountLocks.run(source, async () => ({
       signature: await this.execute(async () => {
-        const sourceState = await this.readConfidentialToken(asset, source, 'source');
+        const sourceState = await this.readConfidentialToken(source, 'source');
         // Funds already public (an earlier attempt withdrew, then crashed) are used before withdrawing more.
         const alreadyPublic = sourceState.amount < request.amount ? sourceState.amount : request.amount;
         return {
@@ -216,7 +216,7 @@ export class SolanaRpcLedger implements LedgerPort {
     const asset = this.asset(assetCode);
     const source = await associatedTokenAddress(await ownerAddressOf(keys), asset.mint);
     return this.accountLocks.run(source, async () => {
-      const sourceState = await this.readConfidentialToken(asset, source, 'source');
+      const sourceState = await this.readConfidentialToken(source, 'source');
       const withdrawAmount = lackingPublicAmount(sourceState.amount, amount + committed);
       if (withdrawAmount === 0n) {
         return { withdrawn: 0n, signature: null };
@@ -244,8 +244,7 @@ export class SolanaRpcLedger implements LedgerPort {
   async readAccount(owner: Address, assetCode: string): Promise<LedgerAccountView> {
     const asset = this.asset(assetCode);
     const tokenAccount = await associatedTokenAddress(owner, asset.mint);
-    const { tokens } = await readMintAndTokens(this.rpc, asset.mint, [tokenAccount], this.requestSignal());
-    return toAccountView({ owner, asset: asset.code, tokenAccount }, tokens[0] ?? null);
+    return readAccountView(this.rpc, { owner, asset: asset.code, tokenAccount }, this.requestSignal());
   }
 
   confirmSignature(signature: Signature): Promise<SignatureOutcome> {
@@ -307,8 +306,8 @@ export class SolanaRpcLedger implements LedgerPort {
     };
   }
 
-  private readConfidentialToken(asset: LedgerAsset, token: Address, role: string): Promise<Token> {
-    return readConfidentialToken(this.rpc, asset.mint, { address: token, role }, this.requestSignal());
+  private readConfidentialToken(token: Address, role: string): Promise<Token> {
+    return readConfidentialToken(this.rpc, { address: token, role }, this.requestSignal());
   }
 
   private asset(code: string): LedgerAsset {
