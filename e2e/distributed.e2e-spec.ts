@@ -14,7 +14,7 @@ import { OtlpCollector } from './support/otlp-collector';
 import { tracingBehaviour } from './support/tracing.behaviour';
 import { http, uniqueHandle } from './support/http';
 import { type DistributedStack, startDistributedStack } from './support/distributed-stack';
-import { transfersBehaviour } from './support/transfers.behaviour';
+import { account, fund, transfersBehaviour } from './support/transfers.behaviour';
 import { webhooksBehaviour } from './support/webhooks.behaviour';
 import { eventsBehaviour } from './support/events.behaviour';
 
@@ -66,6 +66,47 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
     () => running.stack.processes.find((p) => p.app === 'gateway')?.healthUrl ?? '',
     () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '',
   );
+
+  it("resolves a transfer's recipient over the direct query path, not through account-service's command topic", async () => {
+    const sender = await account(stack());
+    const recipient = await account(stack());
+    await fund(stack(), sender, '1');
+    const sent = await http(stack().baseUrl, 'POST', '/v1/transfers', {
+      token: sender.token,
+      body: { to: recipient.account.handle, amount: '0.25' },
+    });
+    expect(sent.status).toBe(200);
+    // Every command of the run, as the broker holds them: the transfer's own command is on Kafka
+    // (commands stay there), the read it made to resolve the recipient is not.
+    const kafka = new Kafka({
+      clientId: 'e2e-query-path',
+      brokers: (running.env.KAFKA_BROKERS ?? '').split(','),
+      logLevel: logLevel.NOTHING,
+    });
+    const consumer = kafka.consumer({ groupId: `e2e-query-path-${Date.now()}` });
+    const seen: { topic: string; type: string }[] = [];
+    await consumer.connect();
+    await consumer.subscribe({ topics: ['transfer.commands', 'account.commands'], fromBeginning: true });
+    await consumer.run({
+      eachMessage: ({ topic, message }) => {
+        const value = message.value?.toString() ?? '';
+        if (value.includes(recipient.account.handle)) {
+          seen.push({ topic, type: (JSON.parse(value) as { type: string }).type });
+        }
+        return Promise.resolve();
+      },
+    });
+    try {
+      await eventually(
+        () => expect(seen).toContainEqual({ topic: 'transfer.commands', type: 'transfer.create' }),
+        30_000,
+        250,
+      );
+    } finally {
+      await consumer.disconnect();
+    }
+    expect(seen.filter((s) => s.type === 'account.resolve-recipient')).toEqual([]);
+  }, 90_000);
 
   it('dead-letters an invalid event to the dead-letter topic of its consumer (<service>.dlq) with the reason, never silently', async () => {
     const kafka = new Kafka({

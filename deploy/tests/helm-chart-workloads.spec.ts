@@ -206,6 +206,14 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
     expect(data('gateway').SERVICE_QUERY_URLS).toMatch(
       new RegExp(`transfer-service=http://[a-z0-9-]*transfer-service:${9464}(;|$)`),
     );
+    // Services that ask another (transfer-service resolves a recipient at account-service) read
+    // directly too; the ones that send no command get no routes.
+    for (const app of ['account-service', 'transfer-service', 'approval-service'] as const) {
+      expect(data(app).SERVICE_QUERY_URLS).toBe(data('gateway').SERVICE_QUERY_URLS);
+    }
+    for (const app of ['agent-policy-service', 'webhook-dispatcher'] as const) {
+      expect(data(app).SERVICE_QUERY_URLS).toBeUndefined();
+    }
     expect(Object.keys(data('webhook-dispatcher')).sort()).toEqual([
       'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
       'WEBHOOK_RETRY_SCHEDULE',

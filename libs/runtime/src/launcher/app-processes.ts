@@ -87,9 +87,9 @@ const exited = (child: ChildProcess) => child.exitCode !== null || child.signalC
 export async function startAppProcess(
   app: string,
   env: Record<string, string | undefined>,
-  options: { onOutput?: OutputSink; readyTimeoutMs?: number } = {},
+  options: { onOutput?: OutputSink; readyTimeoutMs?: number; healthPort?: number } = {},
 ): Promise<AppProcess> {
-  const healthPort = await findFreePort();
+  const healthPort = options.healthPort ?? (await findFreePort());
   const port = app === 'gateway' ? (env.PORT ?? String(await findFreePort())) : undefined;
   const child = spawn(process.execPath, [join(repoRoot, 'dist/apps', app, 'main.js')], {
     cwd: repoRoot,
@@ -145,7 +145,7 @@ export interface AppProcesses {
 }
 
 /** The direct query path to the services started (`SERVICE_QUERY_URLS`): each replica's internal port. */
-export function queryUrlsOf(processes: AppProcess[]): string {
+export function queryUrlsOf(processes: Pick<AppProcess, 'app' | 'healthUrl'>[]): string {
   const byApp = new Map<string, string[]>();
   for (const p of processes.filter((p) => p.app in ServiceTopics)) {
     byApp.set(p.app, [...(byApp.get(p.app) ?? []), p.healthUrl]);
@@ -153,9 +153,20 @@ export function queryUrlsOf(processes: AppProcess[]): string {
   return [...byApp].map(([app, urls]) => `${app}=${urls.join(',')}`).join(';');
 }
 
+/** `count` distinct free ports (one bind each may hand back a port an earlier bind returned). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) {
+    ports.add(await findFreePort());
+  }
+  return [...ports];
+}
+
 /**
- * Starts the services (`replicas[app]` processes each, default 1), then the gateway, which reads
- * from them directly (`SERVICE_QUERY_URLS`) unless `env` says otherwise (an empty value: over Kafka).
+ * Starts the services (`replicas[app]` processes each, default 1), then the gateway. Every app reads
+ * from the services directly (`SERVICE_QUERY_URLS`: the gateway, and a service that asks another, such
+ * as transfer-service resolving a recipient) unless `env` says otherwise (an empty value: over Kafka).
+ * The services' internal ports are chosen before any starts, so each knows the others' addresses.
  */
 export async function startAppProcesses(
   env: Record<string, string | undefined>,
@@ -171,11 +182,23 @@ export async function startAppProcesses(
     await Promise.all([...processes].reverse().map((p) => p.stop()));
   };
   try {
-    const services = options.apps.filter((app) => app !== 'gateway');
-    const starting = services.flatMap((app) =>
-      Array.from({ length: options.replicas?.[app] ?? 1 }, () =>
-        startAppProcess(app, env, { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs }),
-      ),
+    const services = options.apps
+      .filter((app) => app !== 'gateway')
+      .flatMap((app) => Array.from({ length: options.replicas?.[app] ?? 1 }, () => app));
+    const ports = await distinctFreePorts(services.length);
+    const planned = services.map((app, i) => ({ app, healthPort: ports[i] ?? 0 }));
+    const queries =
+      env.SERVICE_QUERY_URLS ??
+      queryUrlsOf(
+        planned.map(({ app, healthPort }) => ({ app, healthUrl: `http://127.0.0.1:${healthPort}` })),
+      );
+    const appEnv = { ...env, SERVICE_QUERY_URLS: queries };
+    const starting = planned.map(({ app, healthPort }) =>
+      startAppProcess(app, appEnv, {
+        onOutput: options.onOutput,
+        readyTimeoutMs: options.readyTimeoutMs,
+        healthPort,
+      }),
     );
     const settled = await Promise.allSettled(starting);
     processes.push(...settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
@@ -184,13 +207,11 @@ export async function startAppProcesses(
       throw failed.reason;
     }
     if (options.apps.includes('gateway')) {
-      const queries = env.SERVICE_QUERY_URLS ?? queryUrlsOf(processes);
       processes.push(
-        await startAppProcess(
-          'gateway',
-          { ...env, SERVICE_QUERY_URLS: queries },
-          { onOutput: options.onOutput, readyTimeoutMs: options.readyTimeoutMs },
-        ),
+        await startAppProcess('gateway', appEnv, {
+          onOutput: options.onOutput,
+          readyTimeoutMs: options.readyTimeoutMs,
+        }),
       );
     }
   } catch (error) {
