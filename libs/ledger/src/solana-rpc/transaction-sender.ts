@@ -12,8 +12,9 @@ import { COMMITMENT, type LedgerRpc, type LedgerTimeouts, sleep } from './ledger
 type SendStatus = 'sent' | 'already-processed' | 'unknown';
 
 /**
- * Sends a plan's transactions in order, each confirmed before the next (later ones consume the proof
- * context accounts earlier ones create), and returns the primary transaction's signature.
+ * Sends a plan's transactions stage by stage: a stage's transactions together, each stage once the one
+ * before is confirmed (later ones consume the proof context accounts earlier ones create). Returns the
+ * primary transaction's signature; a stage that fails stops the plan once all its sends are settled.
  */
 export async function sendPlan(
   rpc: LedgerRpc,
@@ -21,8 +22,20 @@ export async function sendPlan(
   lastValidBlockHeight: bigint,
   timeouts: LedgerTimeouts,
 ): Promise<Signature> {
-  for (const transaction of plan.transactions) {
-    await sendAndConfirm(rpc, transaction, lastValidBlockHeight, timeouts);
+  for (const stage of plan.stages) {
+    const sent = await Promise.allSettled(
+      stage.map(async (index) => {
+        const transaction = plan.transactions[index];
+        if (transaction === undefined) {
+          throw new LedgerError('transaction_failed', `the plan has no transaction ${index}`);
+        }
+        await sendAndConfirm(rpc, transaction, lastValidBlockHeight, timeouts);
+      }),
+    );
+    const failed = sent.find((result) => result.status === 'rejected');
+    if (failed !== undefined) {
+      throw failed.reason;
+    }
   }
   const primary = plan.transactions[plan.primaryIndex];
   if (primary === undefined) {

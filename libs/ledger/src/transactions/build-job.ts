@@ -94,4 +94,10 @@ export interface SignedTransactionPlan {
   transactions: SignedTransaction[];
   /** Index of the transaction that moves the funds: its signature is the operation's signature. */
   primaryIndex: number;
+  /**
+   * The transactions (by index) that may be sent together, stage after stage: a stage is sent once
+   * every transaction of the stage before it is confirmed (the proof context accounts, created side
+   * by side, before the transfer that reads them, then their cleanup).
+   */
+  stages: number[][];
 }

@@ -19,7 +19,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit';
 import { randomBytes } from 'node:crypto';
-import { describePlan, planMessages } from './plan-layouts';
+import { describePlan, planMessages, stagesOf } from './plan-layouts';
 
 const PROGRAM = address('ZkE1Gama1Proof11111111111111111111111111111');
 const lifetime = { blockhash: blockhash('11111111111111111111111111111111'), lastValidBlockHeight: 1n };
@@ -80,8 +80,10 @@ describe('plan layouts', () => {
       for (let round = 0; round < 2; round += 1) {
         const payer = randomAddress();
         const plan = transferLikePlan(payer, sizes);
-        const messages = await planMessages(plan, payer, newMessage(payer));
+        const { messages, stages } = await planMessages(plan, payer, newMessage(payer));
         expect(messages.map(wire)).toEqual(await kitPlanned(plan, payer));
+        const planned = await createTransactionPlanner({ createTransactionMessage: newMessage(payer) })(plan);
+        expect(stages).toEqual(stagesOf(planned));
       }
     }
   });
@@ -103,6 +105,29 @@ describe('plan layouts', () => {
       accounts: [{ address: shared, role: AccountRole.READONLY }],
     };
     expect(key([readonly, instruction(payer, 10, shared)])).not.toBe(base);
+  });
+
+  it('sends the parallel setups together, then what follows them one by one, each transaction once', async () => {
+    const payer = randomAddress();
+    const plan = transferLikePlan(payer, [900, 950, 1_000]);
+    const planned = await createTransactionPlanner({ createTransactionMessage: newMessage(payer) })(plan);
+    const count = flattenTransactionPlan(planned).length;
+    const stages = stagesOf(planned);
+    expect(stages.flat().sort((a, b) => a - b)).toEqual([...Array(count).keys()]);
+    // Each setup is its own transaction (its data fills one), all three in the first stage.
+    expect(stages[0]).toHaveLength(3);
+    expect(stages.slice(1).every((stage) => stage.length === 1)).toBe(true);
+    // Within a stage nothing depends on another; across stages the order is the plan's.
+    for (const [k, stage] of stages.entries()) {
+      expect(Math.min(...stage)).toBeGreaterThan(Math.max(-1, ...(stages[k - 1] ?? [])));
+    }
+  });
+
+  it('keeps a sequential plan one transaction per stage', async () => {
+    const payer = randomAddress();
+    const plan = sequentialInstructionPlan([instruction(payer, 1_000), instruction(payer, 1_000)]);
+    const planned = await createTransactionPlanner({ createTransactionMessage: newMessage(payer) })(plan);
+    expect(stagesOf(planned)).toEqual([[0], [1]]);
   });
 
   it('does not describe a plan holding the same instruction twice', () => {

@@ -10,8 +10,20 @@ import {
   flattenTransactionPlan,
 } from '@solana/kit';
 
-/** For each transaction of a plan, in order, the positions (in plan order) of its instructions. */
-export type PlanLayout = number[][];
+/**
+ * For each transaction of a plan, in order, the positions (in plan order) of its instructions; and the
+ * plan's stages: the transactions (by index) that may be sent together, stage after stage.
+ */
+export interface PlanLayout {
+  groups: number[][];
+  stages: number[][];
+}
+
+/** A plan's messages in order, and its stages (indices of messages that may be sent together). */
+export interface PlannedMessages {
+  messages: PlannedMessage[];
+  stages: number[][];
+}
 
 export interface PlanShape {
   /** Everything the planner's packing depends on; equal keys are packed alike. */
@@ -37,23 +49,52 @@ export async function planMessages(
   plan: InstructionPlan,
   feePayer: Address,
   newMessage: () => PlannedMessage,
-): Promise<PlannedMessage[]> {
+): Promise<PlannedMessages> {
   const shape = describePlan(plan, feePayer);
   const layout = shape === null ? undefined : layouts.get(shape.key);
   if (shape !== null && layout !== undefined) {
-    return layout.map((group) =>
+    const messages = layout.groups.map((group) =>
       appendTransactionMessageInstructions(
         group.map((position) => shape.instructions[position]),
         newMessage(),
       ),
     );
+    return { messages, stages: layout.stages };
   }
   const planned = await createTransactionPlanner({ createTransactionMessage: newMessage })(plan);
   const learned = shape === null ? null : layoutOf(shape, planned);
   if (shape !== null && learned !== null) {
     layouts.set(shape.key, learned);
   }
-  return flattenTransactionPlan(planned).map((single) => single.message);
+  return {
+    messages: flattenTransactionPlan(planned).map((single) => single.message),
+    stages: stagesOf(planned),
+  };
+}
+
+/**
+ * The transactions of a planned plan (indices in `flattenTransactionPlan` order) grouped in stages:
+ * a sequential plan's parts go one after another, a parallel plan's parts side by side (the k-th
+ * stage of each part in the k-th stage), so every transaction comes after all it depends on.
+ */
+export function stagesOf(plan: TransactionPlan): number[][] {
+  let next = 0;
+  const walk = (node: TransactionPlan): number[][] => {
+    switch (node.kind) {
+      case 'single':
+        return [[next++]];
+      case 'sequential':
+        return node.plans.flatMap(walk);
+      case 'parallel': {
+        const stages: number[][] = [];
+        for (const part of node.plans.map(walk)) {
+          part.forEach((stage, k) => (stages[k] = [...(stages[k] ?? []), ...stage]));
+        }
+        return stages;
+      }
+    }
+  };
+  return walk(plan).filter((stage) => stage.length > 0);
 }
 
 /** What the planner's packing of `plan` depends on, or null for a plan that must always be planned. */
@@ -104,7 +145,7 @@ export function describePlan(plan: InstructionPlan, feePayer: Address): PlanShap
 /** The layout of a planned transaction plan, or null if its messages hold instructions the plan lacks. */
 export function layoutOf(shape: PlanShape, planned: TransactionPlan): PlanLayout | null {
   const positions = new Map(shape.instructions.map((instruction, index) => [instruction, index]));
-  const layout: PlanLayout = [];
+  const groups: number[][] = [];
   for (const { message } of flattenTransactionPlan(planned)) {
     const group: number[] = [];
     for (const instruction of message.instructions) {
@@ -114,9 +155,9 @@ export function layoutOf(shape: PlanShape, planned: TransactionPlan): PlanLayout
       }
       group.push(position);
     }
-    layout.push(group);
+    groups.push(group);
   }
-  return layout;
+  return { groups, stages: stagesOf(planned) };
 }
 
 /** Layouts per plan shape, bounded (there are a handful of shapes: one or two per kind of operation). */

@@ -57,7 +57,7 @@ export async function planAndSign(
       (message) => setTransactionMessageFeePayerSigner(feePayer, message),
       (message) => setTransactionMessageLifetimeUsingBlockhash(lifetime, message),
     );
-  const messages = await planMessages(
+  const { messages, stages } = await planMessages(
     Array.isArray(plan) ? sequentialInstructionPlan(plan) : plan,
     feePayer.address,
     newMessage,
@@ -78,5 +78,5 @@ export async function planAndSign(
       primaryIndex = index;
     }
   }
-  return { transactions, primaryIndex };
+  return { transactions, primaryIndex, stages };
 }
