@@ -129,19 +129,18 @@ export class SolanaRpcLedger implements LedgerPort {
     const destination = await associatedTokenAddress(request.toOwner, asset.mint);
     return this.accountLocks.run(source, async () => ({
       signature: await this.execute(async () => {
-        const snapshot = await readMintAndTokens(
-          this.rpc,
-          asset.mint,
-          [source, destination],
-          this.requestSignal(),
-        );
+        // Two independent reads: over HTTP each is a round trip, so they go together.
+        const [snapshot, context] = await Promise.all([
+          readMintAndTokens(this.rpc, asset.mint, [source, destination], this.requestSignal()),
+          this.signingContext(),
+        ]);
         const [sourceState, destinationState] = snapshot.tokens;
         if (snapshot.mint === null) {
           throw new LedgerError('asset_misconfigured', `mint ${asset.mint} of ${asset.code} is missing`);
         }
         return {
           kind: 'confidential-transfer',
-          context: await this.signingContext(),
+          context,
           keys: request.from,
           mint: asset.mint,
           mintState: snapshot.mint,
