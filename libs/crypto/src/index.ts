@@ -4,6 +4,7 @@ export { decodeBase64, encodeBase64, encodeBase64Url, utf8Decode, utf8Encode } f
 export { U64_MAX, isU64 } from './u64';
 export * from './key-material';
 export * from './sealing';
+export { aesGcmDecrypt, aesGcmEncrypt } from './aes-gcm';
 export * from './amount';
 export {
   ELGAMAL_CIPHERTEXT_BYTES,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { aesGcmDecrypt as nodeDecrypt, aesGcmEncrypt as nodeEncrypt } from '../../../crypto/src/aes-gcm';
+import { aesGcmDecrypt as nodeDecrypt, aesGcmEncrypt as nodeEncrypt } from '@cts/crypto';
 import { aesGcmDecrypt as browserDecrypt, aesGcmEncrypt as browserEncrypt } from './aes-gcm.browser';
 
 // The browser build seals and opens with @noble/ciphers, the server with node:crypto: the same bytes.
