@@ -15,12 +15,6 @@ export interface OutboxRelayOptions {
   batchSize?: number;
 }
 
-/** node-pg's client: a text without parameters may hold several statements, one result each. */
-interface PgClient {
-  query<Row>(text: string): Promise<{ rows: Row[] }[]>;
-  query(text: string): Promise<unknown>;
-}
-
 interface UnsentRow {
   id: string;
   topic: string;
@@ -84,45 +78,34 @@ export class OutboxRelay {
   /**
    * Publishes one batch; returns how many rows it sent. The rows are marked sent and locked in one
    * statement, and the mark commits only after the publish succeeded: a failure or a crash in
-   * between rolls it back, and they go again. BEGIN travels with the marking statement (the simple
-   * query protocol takes both in one round trip: the statement has no parameters), so a batch costs
-   * two round trips, not three.
+   * between rolls it back, and they go again.
    */
   async relayOnce(): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    const client = (await runner.connect()) as PgClient;
-    try {
-      const [, marked] = await client.query<UnsentRow>(
-        `BEGIN; UPDATE "${this.options.schema}"."outbox" SET sent_at = now() WHERE id IN (
-           SELECT id FROM "${this.options.schema}"."outbox" WHERE sent_at IS NULL
-           ORDER BY created_at, id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED)
+    const schema = this.options.schema;
+    return this.dataSource.transaction(async (manager) => {
+      const [marked]: [UnsentRow[], number] = await manager.query(
+        `UPDATE "${schema}"."outbox" SET sent_at = now() WHERE id IN (
+           SELECT id FROM "${schema}"."outbox" WHERE sent_at IS NULL
+           ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING id, topic, key, envelope, created_at`,
+        [this.batchSize],
       );
-      const rows = marked?.rows ?? [];
-      if (rows.length > 0) {
-        // RETURNING has no order: publish in the order the events were written.
-        rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
-        await this.publisher.publish(
-          rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })),
-        );
+      if (marked.length === 0) {
+        return 0;
       }
-      await client.query('COMMIT');
+      // RETURNING has no order: publish in the order the events were written.
+      const rows = marked.sort(
+        (a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id),
+      );
+      await this.publisher.publish(
+        rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })),
+      );
       return rows.length;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    });
   }
 
-  /** An integer by construction: it is written into the marking statement. */
   private get batchSize(): number {
-    const size = this.options.batchSize ?? 100;
-    if (!Number.isSafeInteger(size) || size < 1) {
-      throw new Error(`outbox batch size must be a positive integer, got ${size}`);
-    }
-    return size;
+    return this.options.batchSize ?? 100;
   }
 
   private schedule(delayMs: number): void {
