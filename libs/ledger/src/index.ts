@@ -51,4 +51,5 @@ export {
   type LocalLedgerServerOptions,
 } from './local-runtime/http-server';
 export { connectInProcess, connectOverHttp, type LocalLedgerConnection } from './local-ledger';
+export { createKeepAliveLedgerRpc } from './solana-rpc/keep-alive-rpc';
 export { measureRawLedgerRate, type RawLedgerRate, type RawLedgerRateOptions } from './bench/raw-ledger-rate';

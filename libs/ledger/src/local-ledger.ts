@@ -1,8 +1,8 @@
-import { createSolanaRpc } from '@solana/kit';
 import { type LedgerEnvironment } from './ledger.port';
 import { readLocalLedgerConfig } from './local-runtime/create-local-runtime';
 import { type LocalLedgerRuntime } from './local-runtime/local-runtime';
 import { createLocalLedgerRpc } from './local-runtime/rpc-transport';
+import { createKeepAliveLedgerRpc } from './solana-rpc/keep-alive-rpc';
 import { type SolanaRpcLedgerConfig } from './solana-rpc/solana-rpc-ledger';
 
 export type LocalLedgerConnection = Pick<
@@ -29,7 +29,7 @@ export function connectOverHttp(
 ): LocalLedgerConnection {
   const { genesis, operatorKeys } = readLocalLedgerConfig(stateDir, environment);
   return {
-    rpc: createSolanaRpc(url),
+    rpc: createKeepAliveLedgerRpc(url),
     environment,
     assets: genesis.assets,
     feePayerSeed: operatorKeys.feePayerSeed,

@@ -11,6 +11,7 @@ import { RUNTIME, type Runtime } from '@cts/runtime';
 import {
   connectInProcess,
   connectOverHttp,
+  createKeepAliveLedgerRpc,
   createLocalLedgerRuntime,
   createProofPool,
   type LedgerPort,
@@ -18,7 +19,6 @@ import {
   type ProofPool,
   SolanaRpcLedger,
 } from '@cts/ledger';
-import { createSolanaRpc } from '@solana/kit';
 import { ledgerTargetOf } from './ledger-config';
 
 /** One ledger per environment (test and live never share one), opened on first use. */
@@ -85,7 +85,7 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
         });
       case 'cluster': {
         const ledger = new SolanaRpcLedger({
-          rpc: createSolanaRpc(target.url),
+          rpc: createKeepAliveLedgerRpc(target.url),
           environment,
           assets: target.assets,
           feePayerSeed: target.feePayerSeed,

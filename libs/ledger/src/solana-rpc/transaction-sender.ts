@@ -13,8 +13,9 @@ type SendStatus = 'sent' | 'already-processed' | 'unknown';
 
 /**
  * Sends a plan's transactions stage by stage: a stage's transactions together, each stage once the one
- * before is confirmed (later ones consume the proof context accounts earlier ones create). Returns the
- * primary transaction's signature; a stage that fails stops the plan once all its sends are settled.
+ * before is confirmed (later ones consume the proof context accounts earlier ones create). A stage's
+ * signatures are polled in one status request. Returns the primary transaction's signature; a stage
+ * that fails stops the plan once all its sends are settled.
  */
 export async function sendPlan(
   rpc: LedgerRpc,
@@ -23,19 +24,21 @@ export async function sendPlan(
   timeouts: LedgerTimeouts,
 ): Promise<Signature> {
   for (const stage of plan.stages) {
+    const transactions = stage.map((index) => {
+      const transaction = plan.transactions[index];
+      if (transaction === undefined) {
+        throw new LedgerError('transaction_failed', `the plan has no transaction ${index}`);
+      }
+      return transaction;
+    });
     const sent = await Promise.allSettled(
-      stage.map(async (index) => {
-        const transaction = plan.transactions[index];
-        if (transaction === undefined) {
-          throw new LedgerError('transaction_failed', `the plan has no transaction ${index}`);
-        }
-        await sendAndConfirm(rpc, transaction, lastValidBlockHeight, timeouts);
-      }),
+      transactions.map((transaction) => submit(rpc, transaction, timeouts)),
     );
     const failed = sent.find((result) => result.status === 'rejected');
     if (failed !== undefined) {
       throw failed.reason;
     }
+    await confirmAll(rpc, transactions, lastValidBlockHeight, timeouts);
   }
   const primary = plan.transactions[plan.primaryIndex];
   if (primary === undefined) {
@@ -44,45 +47,60 @@ export async function sendPlan(
   return primary.signature;
 }
 
-async function sendAndConfirm(
+async function confirmAll(
   rpc: LedgerRpc,
-  transaction: SignedTransaction,
+  transactions: readonly SignedTransaction[],
   lastValidBlockHeight: bigint,
   timeouts: LedgerTimeouts,
 ): Promise<void> {
-  await submit(rpc, transaction, timeouts);
+  let pending = [...transactions];
   const deadline = Date.now() + timeouts.confirmMs;
   let resends = 0;
   for (let attempt = 0; ; attempt += 1) {
     const signal = AbortSignal.timeout(timeouts.requestMs);
-    const { value } = await rpc.getSignatureStatuses([transaction.signature]).send({ abortSignal: signal });
-    const status = value[0];
-    if (status?.err) {
-      throw new TransactionFailedError(
-        `transaction ${transaction.signature} failed on-chain: ${describe(status.err)}`,
-      );
-    }
-    if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
+    const { value } = await rpc
+      .getSignatureStatuses(pending.map((transaction) => transaction.signature))
+      .send({ abortSignal: signal });
+    const unseen: SignedTransaction[] = [];
+    const unconfirmed: SignedTransaction[] = [];
+    pending.forEach((transaction, index) => {
+      const status = value[index];
+      if (status?.err) {
+        throw new TransactionFailedError(
+          `transaction ${transaction.signature} failed on-chain: ${describe(status.err)}`,
+        );
+      }
+      if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
+        return;
+      }
+      unconfirmed.push(transaction);
+      if (status === null || status === undefined) {
+        unseen.push(transaction);
+      }
+    });
+    pending = unconfirmed;
+    if (pending.length === 0) {
       return;
     }
+    const [first] = pending;
     if (Date.now() > deadline) {
       throw new LedgerError(
         'transaction_not_confirmed',
-        `transaction ${transaction.signature} not confirmed in time`,
+        `transaction ${first?.signature} not confirmed in time`,
       );
     }
-    if (status === null && attempt > 0) {
+    if (unseen.length > 0 && attempt > 0) {
       const height = await rpc.getBlockHeight({ commitment: COMMITMENT }).send({ abortSignal: signal });
       if (height > lastValidBlockHeight) {
         throw new LedgerError(
           'transaction_not_confirmed',
-          `transaction ${transaction.signature} expired unconfirmed`,
+          `transaction ${unseen[0]?.signature} expired unconfirmed`,
         );
       }
       // Nodes may drop a transaction under load: rebroadcasting the same bytes is idempotent.
       if (attempt % 5 === 0 && resends < 10) {
         resends += 1;
-        await submit(rpc, transaction, timeouts);
+        await Promise.all(unseen.map((transaction) => submit(rpc, transaction, timeouts)));
       }
     }
     await sleep(attempt === 0 ? 0 : timeouts.pollMs);
