@@ -29,10 +29,12 @@ export class ApiKeyUsage {
   ) {}
 
   async record(keyId: string): Promise<void> {
-    // Time first: a flush between the two writes then leaves a count without a time (dated at the
-    // flush), never a time without its count.
-    await this.cache.hashSet(USAGE_HASH, lastUsedField(keyId), this.nowIso());
-    await this.cache.hashIncrement(USAGE_HASH, countField(keyId), 1);
+    // Together: a flush never takes a count without its time, or a time without its count.
+    await this.cache.hashSetAndIncrement(
+      USAGE_HASH,
+      { field: lastUsedField(keyId), value: this.nowIso() },
+      { field: countField(keyId), by: 1 },
+    );
   }
 
   /** Counted but not yet recorded by account-service: in the cache, or in this replica's flush. */

@@ -64,3 +64,49 @@ describe('request logs', () => {
     expect(lines.slice(before).filter((line) => line.includes('/healthz'))).toEqual([]);
   });
 });
+
+describe('request logs below info', () => {
+  let gateway: TestGateway;
+  const lines: string[] = [];
+  const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({
+      logs: { write: (line: string) => void lines.push(line) },
+      logLevel: 'warn',
+      // No transfer-service answers on this bus: its reads fail fast as unavailable.
+      env: { COMMAND_TIMEOUT_MS: '300' },
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('writes no line for a request that succeeded, and the usual line for one that failed', async () => {
+    const alice = seedAccount(gateway.accounts);
+    const ok = await request(gateway.url).get('/v1/accounts/me').set(bearer(alice.keys.test.secret));
+    const failed = await request(gateway.url)
+      .get('/v1/transfers?limit=5')
+      .set(bearer(alice.keys.test.secret));
+
+    expect(ok.status).toBe(200);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    const byRequest = (id: unknown) =>
+      entries().filter((e) => (e.req as { id?: string } | undefined)?.id === id);
+    expect(byRequest(ok.headers['x-request-id'])).toEqual([]);
+    expect(byRequest(failed.headers['x-request-id'])).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        msg: 'request errored',
+        req: expect.objectContaining({ method: 'GET', path: '/v1/transfers', query: { limit: '5' } }),
+        res: { status: failed.status },
+        account_id: alice.accountId,
+        key_id: alice.keys.test.keyId,
+        environment: 'test',
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(lines.join('\n')).not.toContain(alice.keys.test.secret);
+  });
+});

@@ -20,6 +20,8 @@ export interface TestGatewayOptions {
   accounts?: FakeAccountService;
   tuning?: GatewayTuning;
   logs?: DestinationStream;
+  /** Level of the `logs` stream; default info. */
+  logLevel?: string;
   /** `null`: ADMIN_TOKEN unset. */
   adminToken?: string | null;
 }
@@ -57,7 +59,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
     databaseUrl: '',
     bus,
-    logger: (name) => createLogger(name, options.logs ? 'info' : 'silent', options.logs),
+    logger: (name) =>
+      createLogger(name, options.logs ? (options.logLevel ?? 'info') : 'silent', options.logs),
     createCache: () => cache,
     stop: () => Promise.resolve(),
   };

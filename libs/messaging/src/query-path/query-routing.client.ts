@@ -85,8 +85,10 @@ export class QueryRoutingClient implements CommandClient {
         return undefined;
       };
       let fallback: { unsubscribe(): void } | undefined;
+      let answered = false;
       attempt().then(
         (reply) => {
+          answered = true;
           if (reply !== undefined) {
             subscriber.next(reply);
             subscriber.complete();
@@ -94,10 +96,16 @@ export class QueryRoutingClient implements CommandClient {
             fallback = this.inner.send<TResult, TInput>(pattern, data).subscribe(subscriber);
           }
         },
-        (error: unknown) => subscriber.error(error),
+        (error: unknown) => {
+          answered = true;
+          subscriber.error(error);
+        },
       );
       return () => {
-        abort.abort();
+        // Only a request still out needs aborting (an abort builds a DOMException: not free per read).
+        if (!answered) {
+          abort.abort();
+        }
         fallback?.unsubscribe();
       };
     });

@@ -15,6 +15,12 @@ export abstract class CacheStore {
   abstract increment(key: string, ttlSeconds: number): Promise<{ value: number; ttlSeconds: number }>;
   abstract hashIncrement(key: string, field: string, by: number): Promise<void>;
   abstract hashSet(key: string, field: string, value: string): Promise<void>;
+  /** Sets one field and increments another in one atomic step (one round trip to Redis). */
+  abstract hashSetAndIncrement(
+    key: string,
+    set: { field: string; value: string },
+    increment: { field: string; by: number },
+  ): Promise<void>;
   abstract hashGetAll(key: string): Promise<Record<string, string>>;
   /** Reads and deletes a hash in one atomic step (so two flushers never both take it). */
   abstract hashTake(key: string): Promise<Record<string, string>>;

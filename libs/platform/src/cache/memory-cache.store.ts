@@ -52,6 +52,15 @@ export class MemoryCacheStore extends CacheStore {
     return Promise.resolve();
   }
 
+  async hashSetAndIncrement(
+    key: string,
+    set: { field: string; value: string },
+    increment: { field: string; by: number },
+  ): Promise<void> {
+    await this.hashSet(key, set.field, set.value);
+    await this.hashIncrement(key, increment.field, increment.by);
+  }
+
   hashGetAll(key: string): Promise<Record<string, string>> {
     return Promise.resolve(Object.fromEntries(this.hashes.get(key) ?? []));
   }

@@ -11,6 +11,9 @@ export class RedisCacheStore extends CacheStore {
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
       lazyConnect: false,
+      // Commands issued in the same tick (a request's key lookups, many requests' counters) leave in
+      // one write: under load, far fewer syscalls on both ends for the same replies in the same order.
+      enableAutoPipelining: true,
     });
   }
 
@@ -46,6 +49,22 @@ export class RedisCacheStore extends CacheStore {
 
   async hashSet(key: string, field: string, value: string): Promise<void> {
     await this.redis.hset(key, field, value);
+  }
+
+  async hashSetAndIncrement(
+    key: string,
+    set: { field: string; value: string },
+    increment: { field: string; by: number },
+  ): Promise<void> {
+    const results = await this.redis
+      .multi()
+      .hset(key, set.field, set.value)
+      .hincrby(key, increment.field, increment.by)
+      .exec();
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (failed) {
+      throw failed;
+    }
   }
 
   hashGetAll(key: string): Promise<Record<string, string>> {
