@@ -109,6 +109,52 @@ export async function sequential(n, warmup, fn) {
   return { p50: quantile(xs, 0.5), p90: quantile(xs, 0.9), n: xs.length };
 }
 
+/**
+ * The sequential latency of two targets measured in alternating blocks (after warming both up), so
+ * that both see the same machine: its speed drifts by ±15 % from minute to minute.
+ */
+export async function interleavedSequential({ blocks, perBlock, warmup }, a, b) {
+  const ok = (r) => {
+    if (r.status >= 300) throw new Error(`status ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+    return r;
+  };
+  for (let i = 0; i < warmup; i++) {
+    ok(await a(i));
+    ok(await b(i));
+  }
+  const xs = [[], []];
+  for (let block = 0; block < blocks; block++) {
+    for (const [index, fn] of [a, b].entries()) {
+      for (let i = 0; i < perBlock; i++) xs[index].push(ok(await fn(block * perBlock + i)).ms);
+    }
+  }
+  const stats = (values) => ({ p50: quantile(values, 0.5), p90: quantile(values, 0.9), n: values.length });
+  return [stats(xs[0]), stats(xs[1])];
+}
+
+/**
+ * Closed-loop load on two targets in alternating windows (`windows` of `seconds` each, for each);
+ * requests/s and status counts of each over all its windows.
+ */
+export async function interleavedLoad(windows, seconds, clientsA, fnA, clientsB, fnB) {
+  const totals = [
+    { done: 0, codes: {} },
+    { done: 0, codes: {} },
+  ];
+  for (let w = 0; w < windows; w++) {
+    for (const [index, [clients, fn]] of [
+      [clientsA, fnA],
+      [clientsB, fnB],
+    ].entries()) {
+      const r = await closedLoop(clients, seconds, fn);
+      totals[index].done += r.rps * seconds;
+      for (const [code, count] of Object.entries(r.codes))
+        totals[index].codes[code] = (totals[index].codes[code] ?? 0) + count;
+    }
+  }
+  return totals.map((t) => ({ rps: t.done / (windows * seconds), codes: t.codes }));
+}
+
 /** Closed-loop load: one loop per client for `seconds`; requests/s and status counts. */
 export async function closedLoop(clients, seconds, fn) {
   const end = Date.now() + seconds * 1000;

@@ -5,6 +5,8 @@
 //   POST /v1/transfers p50 vs the one-process mode,
 //   authenticated reads under 16 clients vs the one-process mode,
 //   1 vs 2 replicas of the gateway and of every service, with per-replica counts.
+// The one-process mode runs beside the idle distributed stack, and each comparison alternates
+// between the two in blocks, so both are measured on the same machine (its speed drifts ±15 %).
 // Usage: node tools/bench-distributed.mjs [--idle-seconds 30] [--load-seconds 10]
 import { spawnSync } from 'node:child_process';
 import { chmodSync, createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
@@ -17,10 +19,11 @@ import {
   call,
   closedLoop,
   cpuOver,
+  interleavedLoad,
+  interleavedSequential,
   openAccounts,
   processTree,
   scrapeCounter,
-  sequential,
   startOneProcess,
 } from './bench-distributed-support.mjs';
 import { bareKafkaRoundTrip } from './bench-kafka-rtt.mjs';
@@ -124,34 +127,59 @@ try {
       process.exitCode = results.idle.total <= 10 ? 0 : 1;
       break underLoad;
     }
-    // 2. Latency: one client, sequential; and the bare kafkajs floor on the same broker.
-    const [alice, bob] = distAccounts;
-    results.rtt = await bareKafkaRoundTrip(brokers, 200, fetchWaitMs({}));
-    log(`bare kafkajs request/reply: p50 ${fmt(results.rtt.p50)} ms p90 ${fmt(results.rtt.p90)} ms`);
-    results.distMe = await sequential(200, 20, () => call(dist.baseUrl, 'GET', '/v1/accounts/me', alice.key));
-    log(
-      `distributed GET /v1/accounts/me: p50 ${fmt(results.distMe.p50)} ms p90 ${fmt(results.distMe.p90)} ms`,
-    );
-    results.distTransfer = await sequential(20, 3, () =>
-      call(dist.baseUrl, 'POST', '/v1/transfers', alice.key, { to: bob.handle, amount: '0.01' }),
-    );
-    log(`distributed POST /v1/transfers: p50 ${fmt(results.distTransfer.p50)} ms`);
+    // 2. The one-process mode beside it (idle, it takes ~1 % of a core): each comparison below
+    // alternates between the two modes, so both see the same machine.
+    const one = await startOneProcess(BENCH_ENV);
+    try {
+      const oneAccounts = await openAccounts(one, CLIENTS, 'bo', '1000');
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      results.oneIdle = (await cpuOver({ all: processTree(one.pids, one.marker) }, IDLE_SECONDS)).all;
+      log(`one-process idle: ${fmt(results.oneIdle)} % of one core (embedded PostgreSQL included)`);
 
-    // 3. Throughput of authenticated reads, 16 clients of 16 accounts.
-    const reads = async (target, accounts) => ({
-      me: await closedLoop(accounts, LOAD_SECONDS, (a) =>
-        call(target.baseUrl, 'GET', '/v1/accounts/me', a.key),
-      ),
-      transfers: await closedLoop(accounts, LOAD_SECONDS, (a) =>
-        call(target.baseUrl, 'GET', '/v1/transfers?limit=20', a.key),
-      ),
-    });
-    results.distReads = await reads(dist, distAccounts);
-    log(
-      `distributed reads, ${CLIENTS} clients: /v1/accounts/me ${fmt(results.distReads.me.rps, 0)} req/s ${JSON.stringify(results.distReads.me.codes)}, /v1/transfers ${fmt(results.distReads.transfers.rps, 0)} req/s ${JSON.stringify(results.distReads.transfers.codes)}`,
-    );
+      // 3. Latency: one client, sequential; and the bare kafkajs floor on the same broker.
+      const [alice, bob] = distAccounts;
+      const [carol, dave] = oneAccounts;
+      results.rtt = await bareKafkaRoundTrip(brokers, 200, fetchWaitMs({}));
+      log(`bare kafkajs request/reply: p50 ${fmt(results.rtt.p50)} ms p90 ${fmt(results.rtt.p90)} ms`);
+      [results.distMe, results.oneMe] = await interleavedSequential(
+        { blocks: 4, perBlock: 50, warmup: 20 },
+        () => call(dist.baseUrl, 'GET', '/v1/accounts/me', alice.key),
+        () => call(one.baseUrl, 'GET', '/v1/accounts/me', carol.key),
+      );
+      log(
+        `GET /v1/accounts/me: distributed p50 ${fmt(results.distMe.p50)} ms p90 ${fmt(results.distMe.p90)} ms, one-process p50 ${fmt(results.oneMe.p50)} ms`,
+      );
+      [results.distTransfer, results.oneTransfer] = await interleavedSequential(
+        { blocks: 6, perBlock: 5, warmup: 5 },
+        () => call(dist.baseUrl, 'POST', '/v1/transfers', alice.key, { to: bob.handle, amount: '0.01' }),
+        () => call(one.baseUrl, 'POST', '/v1/transfers', carol.key, { to: dave.handle, amount: '0.01' }),
+      );
+      log(
+        `POST /v1/transfers: distributed p50 ${fmt(results.distTransfer.p50)} ms, one-process p50 ${fmt(results.oneTransfer.p50)} ms`,
+      );
 
-    // 4. Scale-out workload on one replica: reads and transfers at once.
+      // 4. Throughput of authenticated reads, 16 clients of 16 accounts, in alternating windows.
+      const readsOf = (path) =>
+        interleavedLoad(
+          2,
+          LOAD_SECONDS / 2,
+          distAccounts,
+          (a) => call(dist.baseUrl, 'GET', path, a.key),
+          oneAccounts,
+          (a) => call(one.baseUrl, 'GET', path, a.key),
+        );
+      const [distMe, oneMe] = await readsOf('/v1/accounts/me');
+      const [distTransfers, oneTransfers] = await readsOf('/v1/transfers?limit=20');
+      results.distReads = { me: distMe, transfers: distTransfers };
+      results.oneReads = { me: oneMe, transfers: oneTransfers };
+      log(
+        `reads, ${CLIENTS} clients: distributed /v1/accounts/me ${fmt(distMe.rps, 0)} req/s ${JSON.stringify(distMe.codes)}, /v1/transfers ${fmt(distTransfers.rps, 0)} req/s ${JSON.stringify(distTransfers.codes)}; one-process ${fmt(oneMe.rps, 0)} + ${fmt(oneTransfers.rps, 0)} req/s`,
+      );
+    } finally {
+      await one.stop();
+    }
+
+    // 5. Scale-out workload on one replica: reads and transfers at once.
     const scaleLoad = async (gateways, accounts) => {
       const pairs = accounts.slice(0, 8);
       const [readsOut, transfersOut] = await Promise.all([
@@ -174,7 +202,7 @@ try {
     await stack.stop();
     stack = undefined;
 
-    // 5. Two replicas of the gateway and of every service, on fresh consumer groups.
+    // 6. Two replicas of the gateway and of every service, on fresh consumer groups.
     const env2 = { ...env, KAFKA_GROUP_SUFFIX: '-r2' };
     stack = await startAppProcesses(env2, {
       apps: SERVICES,
@@ -212,29 +240,6 @@ try {
     await stack.stop();
     stack = undefined;
 
-    // 6. The one-process mode, same calls.
-    const one = await startOneProcess(BENCH_ENV);
-    try {
-      const oneAccounts = await openAccounts(one, CLIENTS, 'bo', '1000');
-      await new Promise((resolve) => setTimeout(resolve, 10_000));
-      results.oneIdle = (await cpuOver({ all: processTree(one.pids, one.marker) }, IDLE_SECONDS)).all;
-      log(`one-process idle: ${fmt(results.oneIdle)} % of one core (embedded PostgreSQL included)`);
-      results.oneMe = await sequential(200, 20, () =>
-        call(one.baseUrl, 'GET', '/v1/accounts/me', oneAccounts[0].key),
-      );
-      results.oneTransfer = await sequential(20, 3, () =>
-        call(one.baseUrl, 'POST', '/v1/transfers', oneAccounts[0].key, {
-          to: oneAccounts[1].handle,
-          amount: '0.01',
-        }),
-      );
-      results.oneReads = await reads(one, oneAccounts);
-      log(
-        `one-process: GET /v1/accounts/me p50 ${fmt(results.oneMe.p50)} ms, POST /v1/transfers p50 ${fmt(results.oneTransfer.p50)} ms, reads ${fmt(results.oneReads.me.rps, 0)} + ${fmt(results.oneReads.transfers.rps, 0)} req/s`,
-      );
-    } finally {
-      await one.stop();
-    }
     log(`load average at the end: ${loadAverage()}`);
     report(results);
   }
