@@ -43,11 +43,12 @@ export const groupIdFor = (service: string, settings: KafkaSettings) =>
 /**
  * How long the broker may hold a fetch that found nothing. A fetch returns as soon as any message
  * arrives, so this costs no latency; a short wait only buys idle polling (at 50–100 ms, every
- * consumer of the stack polled its topics 10–20 times a second: about a core at rest). kafkajs
- * heartbeats between fetches, so the wait stays well inside the session timeout.
+ * consumer of the stack polled its topics 10–20 times a second: about a core at rest; at 1 s the
+ * fetches still cost the stack ~2 % of a core). kafkajs heartbeats between fetches, so the wait
+ * stays a fifth of the session timeout at most: 3 s with the default 30 s.
  */
 export const fetchWaitMs = (settings: KafkaSettings) =>
-  Math.min(1_000, Math.floor((settings.sessionTimeoutMs ?? 30_000) / 5));
+  Math.min(3_000, Math.floor((settings.sessionTimeoutMs ?? 30_000) / 5));
 
 /**
  * The Kafka server of a service: one consumer group per service, so replicas share partitions.
