@@ -7,7 +7,7 @@ import { type SolanaRpcLedgerConfig } from './solana-rpc/solana-rpc-ledger';
 
 export type LocalLedgerConnection = Pick<
   SolanaRpcLedgerConfig,
-  'rpc' | 'environment' | 'assets' | 'feePayerSeed' | 'mintAuthoritySeed'
+  'rpc' | 'environment' | 'assets' | 'feePayerSeed' | 'mintAuthoritySeed' | 'landsOnSend'
 >;
 
 /** Wires the RPC adapter to a runtime in this process (in-process transport, no socket). */
@@ -18,6 +18,8 @@ export function connectInProcess(runtime: LocalLedgerRuntime): LocalLedgerConnec
     assets: runtime.assets(),
     feePayerSeed: runtime.operatorKeys.feePayerSeed,
     mintAuthoritySeed: runtime.environment === 'test' ? runtime.operatorKeys.mintAuthoritySeed : undefined,
+    // The local runtime executes a sent transaction (preflight included) before it answers.
+    landsOnSend: true,
   };
 }
 
@@ -34,5 +36,6 @@ export function connectOverHttp(
     assets: genesis.assets,
     feePayerSeed: operatorKeys.feePayerSeed,
     mintAuthoritySeed: environment === 'test' ? operatorKeys.mintAuthoritySeed : undefined,
+    landsOnSend: true,
   };
 }

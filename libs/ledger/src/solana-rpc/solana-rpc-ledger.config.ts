@@ -15,4 +15,10 @@ export interface SolanaRpcLedgerConfig {
   /** Shared pool; when omitted the ledger starts its own and closes it with itself. */
   proofPool?: ProofPool;
   timeouts?: Partial<LedgerTimeouts>;
+  /**
+   * The node executes a transaction before it answers the send, and refuses one whose preflight
+   * fails (the local ledger): a signature it returns has landed, so no status poll follows. A
+   * cluster answers before the transaction lands: leave this unset.
+   */
+  landsOnSend?: boolean;
 }

@@ -285,7 +285,9 @@ export class SolanaRpcLedger implements LedgerPort {
     if (onSigned && primary) {
       await onSigned(primary.signature);
     }
-    return sendPlan(this.rpc, plan, lastValidBlockHeight, this.timeouts);
+    return sendPlan(this.rpc, plan, lastValidBlockHeight, this.timeouts, {
+      landsOnSend: this.config.landsOnSend === true,
+    });
   }
 
   private async signingContext(): Promise<SigningContext> {

@@ -14,7 +14,8 @@ type SendStatus = 'sent' | 'already-processed' | 'unknown';
 /**
  * Sends a plan's transactions stage by stage: a stage's transactions together, each stage once the one
  * before is confirmed (later ones consume the proof context accounts earlier ones create). A stage's
- * signatures are polled in one status request. Returns the primary transaction's signature; a stage
+ * signatures are polled in one status request; against a node that `landsOnSend`, only those whose
+ * send did not answer with its signature are. Returns the primary transaction's signature; a stage
  * that fails stops the plan once all its sends are settled.
  */
 export async function sendPlan(
@@ -22,6 +23,7 @@ export async function sendPlan(
   plan: SignedTransactionPlan,
   lastValidBlockHeight: bigint,
   timeouts: LedgerTimeouts,
+  node: { landsOnSend: boolean } = { landsOnSend: false },
 ): Promise<Signature> {
   for (const stage of plan.stages) {
     const transactions = stage.map((index) => {
@@ -38,7 +40,15 @@ export async function sendPlan(
     if (failed !== undefined) {
       throw failed.reason;
     }
-    await confirmAll(rpc, transactions, lastValidBlockHeight, timeouts);
+    const unconfirmed = node.landsOnSend
+      ? transactions.filter((_, index) => {
+          const result = sent[index];
+          return !(result?.status === 'fulfilled' && result.value === 'sent');
+        })
+      : transactions;
+    if (unconfirmed.length > 0) {
+      await confirmAll(rpc, unconfirmed, lastValidBlockHeight, timeouts);
+    }
   }
   const primary = plan.transactions[plan.primaryIndex];
   if (primary === undefined) {

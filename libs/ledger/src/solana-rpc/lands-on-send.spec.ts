@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RpcTransport, createSolanaRpcFromTransport } from '@solana/kit';
+import { generateAccountKeyMaterial } from '../keys/account-keys';
+import { InsufficientFundsOnchainError } from '../ledger.errors';
+import { connectInProcess } from '../local-ledger';
+import { createLocalLedgerRuntime } from '../local-runtime/create-local-runtime';
+import { type LocalLedgerRuntime } from '../local-runtime/local-runtime';
+import { createLocalLedgerTransport } from '../local-runtime/rpc-transport';
+import { type ProofPool, createProofPool } from '../proof-pool/proof-pool';
+import { decryptWithAeKey } from '../testing/balance-probe';
+import { SolanaRpcLedger } from './solana-rpc-ledger';
+
+jest.setTimeout(60_000);
+
+const USDC = 1_000_000n;
+
+describe('sending to a node that lands a transaction before it answers', () => {
+  let stateDir: string;
+  let runtime: LocalLedgerRuntime;
+  let pool: ProofPool;
+  const calls: string[] = [];
+
+  /** The local runtime's RPC, counting the methods called. */
+  const countingRpc = () => {
+    const transport = createLocalLedgerTransport(runtime);
+    const counting: RpcTransport = (request) => {
+      calls.push((request.payload as { method: string }).method);
+      return transport(request);
+    };
+    return createSolanaRpcFromTransport(counting);
+  };
+
+  beforeAll(async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'cts-lands-on-send-'));
+    runtime = await createLocalLedgerRuntime({ stateDir, environment: 'test' });
+    pool = createProofPool({ size: 1 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    await runtime.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  const openAndFund = async (landsOnSend: boolean) => {
+    const ledger = new SolanaRpcLedger({
+      ...connectInProcess(runtime),
+      rpc: countingRpc(),
+      landsOnSend,
+      proofPool: pool,
+    });
+    await ledger.init();
+    const keys = generateAccountKeyMaterial();
+    const owner = await ledger.openAccounts(keys);
+    calls.length = 0;
+    await ledger.fundTestAccount(keys, 'USDC', 3n * USDC);
+    const sent = calls.filter((method) => method === 'sendTransaction').length;
+    const polled = calls.filter((method) => method === 'getSignatureStatuses').length;
+    const view = await ledger.readAccount(owner, 'USDC');
+    await ledger.close();
+    return { sent, polled, view, keys };
+  };
+
+  it('takes the answered signature as landed: no status poll, the same balance', async () => {
+    const polling = await openAndFund(false);
+    const trusting = await openAndFund(true);
+
+    expect(polling.sent).toBeGreaterThan(0);
+    expect(polling.polled).toBeGreaterThan(0);
+    expect(trusting.sent).toBe(polling.sent);
+    expect(trusting.polled).toBe(0);
+    for (const { view, keys } of [polling, trusting]) {
+      if (!view.confidentialReady) {
+        throw new Error('not confidential');
+      }
+      expect(decryptWithAeKey(keys, view)).toBe(3n * USDC);
+    }
+  });
+
+  it('still fails a transfer whose transaction the node refuses at its preflight', async () => {
+    const ledger = new SolanaRpcLedger({
+      ...connectInProcess(runtime),
+      rpc: countingRpc(),
+      landsOnSend: true,
+      proofPool: pool,
+    });
+    const [poor, rich] = [generateAccountKeyMaterial(), generateAccountKeyMaterial()];
+    const [, richOwner] = await Promise.all([ledger.openAccounts(poor), ledger.openAccounts(rich)]);
+    await expect(
+      ledger.transferConfidential({ from: poor, toOwner: richOwner, asset: 'USDC', amount: USDC }),
+    ).rejects.toBeInstanceOf(InsufficientFundsOnchainError);
+    await ledger.close();
+  });
+});
