@@ -146,10 +146,11 @@ export async function interleavedLoad(windows, seconds, clientsA, fnA, clientsB,
       [clientsA, fnA],
       [clientsB, fnB],
     ].entries()) {
-      const r = await closedLoop(clients, seconds, fn);
-      totals[index].done += r.rps * seconds;
-      for (const [code, count] of Object.entries(r.codes))
+      const { codes } = await closedLoop(clients, seconds, fn);
+      for (const [code, count] of Object.entries(codes)) {
         totals[index].codes[code] = (totals[index].codes[code] ?? 0) + count;
+        totals[index].done += count;
+      }
     }
   }
   return totals.map((t) => ({ rps: t.done / (windows * seconds), codes: t.codes }));

@@ -21,7 +21,7 @@ export function createKeepAliveLedgerRpc(url: string): LedgerRpc {
   return createSolanaRpcFromTransport(createKeepAliveTransport(url));
 }
 
-export function createKeepAliveTransport(url: string): RpcTransport {
+function createKeepAliveTransport(url: string): RpcTransport {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const agent: Agent = secure

@@ -40,12 +40,11 @@ export async function sendPlan(
     if (failed !== undefined) {
       throw failed.reason;
     }
-    const unconfirmed = node.landsOnSend
-      ? transactions.filter((_, index) => {
-          const result = sent[index];
-          return !(result?.status === 'fulfilled' && result.value === 'sent');
-        })
-      : transactions;
+    const answered = (index: number) => {
+      const result = sent[index];
+      return result?.status === 'fulfilled' && result.value === 'sent';
+    };
+    const unconfirmed = transactions.filter((_, index) => !(node.landsOnSend && answered(index)));
     if (unconfirmed.length > 0) {
       await confirmAll(rpc, unconfirmed, lastValidBlockHeight, timeouts);
     }
