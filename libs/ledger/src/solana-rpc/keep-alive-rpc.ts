@@ -21,7 +21,8 @@ export function createKeepAliveLedgerRpc(url: string): LedgerRpc {
   return createSolanaRpcFromTransport(createKeepAliveTransport(url));
 }
 
-function createKeepAliveTransport(url: string): RpcTransport {
+/** The transport under `createKeepAliveLedgerRpc`: for requests kit's RPC cannot make (a batch). */
+export function createKeepAliveTransport(url: string): RpcTransport {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const agent: Agent = secure

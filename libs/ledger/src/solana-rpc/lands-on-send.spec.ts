@@ -10,6 +10,7 @@ import { type LocalLedgerRuntime } from '../local-runtime/local-runtime';
 import { createLocalLedgerTransport } from '../local-runtime/rpc-transport';
 import { type ProofPool, createProofPool } from '../proof-pool/proof-pool';
 import { decryptWithAeKey } from '../testing/balance-probe';
+import { type OrderedSender, orderedSenderOver } from './ordered-sender';
 import { SolanaRpcLedger } from './solana-rpc-ledger';
 
 jest.setTimeout(60_000);
@@ -78,18 +79,89 @@ describe('sending to a node that lands a transaction before it answers', () => {
     }
   });
 
-  it('still fails a transfer whose transaction the node refuses at its preflight', async () => {
-    const ledger = new SolanaRpcLedger({
-      ...connectInProcess(runtime),
-      rpc: countingRpc(),
-      landsOnSend: true,
-      proofPool: pool,
+  it.each([
+    ['in one batch', true],
+    ['stage by stage', false],
+  ])(
+    'still fails a transfer whose transaction the node refuses at its preflight (%s)',
+    async (_how, batched) => {
+      const ledger = new SolanaRpcLedger({
+        ...connectInProcess(runtime),
+        rpc: countingRpc(),
+        sendInOrder: batched ? connectInProcess(runtime).sendInOrder : undefined,
+        landsOnSend: true,
+        proofPool: pool,
+      });
+      const [poor, rich] = [generateAccountKeyMaterial(), generateAccountKeyMaterial()];
+      const [, richOwner] = await Promise.all([ledger.openAccounts(poor), ledger.openAccounts(rich)]);
+      await expect(
+        ledger.transferConfidential({ from: poor, toOwner: richOwner, asset: 'USDC', amount: USDC }),
+      ).rejects.toBeInstanceOf(InsufficientFundsOnchainError);
+      await ledger.close();
+    },
+  );
+
+  describe('a node that also runs a JSON-RPC batch in order', () => {
+    /** A transfer of 1 USDC from a funded sender; the requests it made and both balances after it. */
+    const transferWith = async (sendInOrder: (transport: RpcTransport) => OrderedSender | undefined) => {
+      const transport = createLocalLedgerTransport(runtime);
+      const requests: string[] = [];
+      const counting: RpcTransport = (request) => {
+        const { payload } = request as { payload: { method: string } | unknown[] };
+        requests.push(Array.isArray(payload) ? `batch of ${payload.length}` : payload.method);
+        return transport(request);
+      };
+      const ledger = new SolanaRpcLedger({
+        ...connectInProcess(runtime),
+        rpc: createSolanaRpcFromTransport(counting),
+        sendInOrder: sendInOrder(counting),
+        landsOnSend: true,
+        proofPool: pool,
+      });
+      const [sender, recipient] = [generateAccountKeyMaterial(), generateAccountKeyMaterial()];
+      const [senderOwner, recipientOwner] = await Promise.all([
+        ledger.openAccounts(sender),
+        ledger.openAccounts(recipient),
+      ]);
+      await ledger.fundTestAccount(sender, 'USDC', 3n * USDC);
+      requests.length = 0;
+      await ledger.transferConfidential({
+        from: sender,
+        toOwner: recipientOwner,
+        asset: 'USDC',
+        amount: USDC,
+      });
+      const sent = [...requests];
+      const senderView = await ledger.readAccount(senderOwner, 'USDC');
+      const recipientView = await ledger.readAccount(recipientOwner, 'USDC');
+      await ledger.close();
+      return { sent, senderBalance: decryptWithAeKey(sender, senderView), recipientView };
+    };
+    const sends = (requests: string[]) => requests.filter((request) => request === 'sendTransaction');
+
+    it("sends a transfer's stages in one request, with the same effect as stage by stage", async () => {
+      const staged = await transferWith(() => undefined);
+      const batched = await transferWith(orderedSenderOver);
+
+      expect(sends(staged.sent).length).toBeGreaterThan(1);
+      expect(batched.sent.filter((request) => request.startsWith('batch'))).toEqual([
+        `batch of ${sends(staged.sent).length}`,
+      ]);
+      expect(sends(batched.sent)).toEqual([]);
+      for (const outcome of [staged, batched]) {
+        expect(outcome.senderBalance).toBe(2n * USDC);
+        expect(outcome.recipientView.confidentialReady && outcome.recipientView.pendingCreditCounter).toBe(
+          1n,
+        );
+      }
     });
-    const [poor, rich] = [generateAccountKeyMaterial(), generateAccountKeyMaterial()];
-    const [, richOwner] = await Promise.all([ledger.openAccounts(poor), ledger.openAccounts(rich)]);
-    await expect(
-      ledger.transferConfidential({ from: poor, toOwner: richOwner, asset: 'USDC', amount: USDC }),
-    ).rejects.toBeInstanceOf(InsufficientFundsOnchainError);
-    await ledger.close();
+
+    it('goes stage by stage when the batch gets no answer', async () => {
+      const lost: OrderedSender = () => Promise.reject(new Error('connection reset'));
+      const outcome = await transferWith(() => lost);
+
+      expect(sends(outcome.sent).length).toBeGreaterThan(1);
+      expect(outcome.senderBalance).toBe(2n * USDC);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { type LedgerAsset, type LedgerEnvironment } from '../ledger.port';
 import { type ProofPool } from '../proof-pool/proof-pool';
 import { type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
+import { type OrderedSender } from './ordered-sender';
 
 export interface SolanaRpcLedgerConfig {
   /** `createSolanaRpc(url)` for a cluster or the local ledger's HTTP URL, or `createLocalLedgerRpc(runtime)`. */
@@ -21,4 +22,9 @@ export interface SolanaRpcLedgerConfig {
    * cluster answers before the transaction lands: leave this unset.
    */
   landsOnSend?: boolean;
+  /**
+   * With `landsOnSend`: the node also runs a JSON-RPC batch in order (the local ledger), so a plan's
+   * stages go in one request instead of one per stage.
+   */
+  sendInOrder?: OrderedSender;
 }

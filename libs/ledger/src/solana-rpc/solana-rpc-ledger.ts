@@ -287,6 +287,7 @@ export class SolanaRpcLedger implements LedgerPort {
     }
     return sendPlan(this.rpc, plan, lastValidBlockHeight, this.timeouts, {
       landsOnSend: this.config.landsOnSend === true,
+      sendInOrder: this.config.sendInOrder,
     });
   }
 

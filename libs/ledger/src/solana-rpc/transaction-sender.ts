@@ -8,31 +8,47 @@ import { InsufficientFundsOnchainError, LedgerError, TransactionFailedError } fr
 import { type SignatureOutcome } from '../ledger.port';
 import { type SignedTransaction, type SignedTransactionPlan } from '../transactions/build-job';
 import { COMMITMENT, type LedgerRpc, type LedgerTimeouts, sleep } from './ledger-rpc';
+import { type OrderedSendAnswer, type OrderedSender } from './ordered-sender';
 
 type SendStatus = 'sent' | 'already-processed' | 'unknown';
+
+/** How the plan's transactions may reach the node. */
+export interface SendingNode {
+  /**
+   * The node executes a transaction before it answers its send, and refuses one whose preflight
+   * fails (the local ledger): a signature it returns has landed, so no status poll follows.
+   */
+  landsOnSend: boolean;
+  /** It also executes a JSON-RPC batch in order: the whole plan goes in one request. */
+  sendInOrder?: OrderedSender;
+}
 
 /**
  * Sends a plan's transactions stage by stage: a stage's transactions together, each stage once the one
  * before is confirmed (later ones consume the proof context accounts earlier ones create). A stage's
  * signatures are polled in one status request; against a node that `landsOnSend`, only those whose
- * send did not answer with its signature are. Returns the primary transaction's signature; a stage
- * that fails stops the plan once all its sends are settled.
+ * send did not answer with its signature are; to one that also runs a batch in order, the whole plan
+ * goes in one request. Returns the primary transaction's signature; a stage that fails stops the plan
+ * once all its sends are settled.
  */
 export async function sendPlan(
   rpc: LedgerRpc,
   plan: SignedTransactionPlan,
   lastValidBlockHeight: bigint,
   timeouts: LedgerTimeouts,
-  node: { landsOnSend: boolean } = { landsOnSend: false },
+  node: SendingNode = { landsOnSend: false },
 ): Promise<Signature> {
-  for (const stage of plan.stages) {
-    const transactions = stage.map((index) => {
-      const transaction = plan.transactions[index];
-      if (transaction === undefined) {
-        throw new LedgerError('transaction_failed', `the plan has no transaction ${index}`);
+  if (node.landsOnSend && node.sendInOrder && plan.stages.length > 1) {
+    const uncertain = await sendInOneBatch(node.sendInOrder, plan, timeouts);
+    if (uncertain !== undefined) {
+      if (uncertain.length > 0) {
+        await confirmAll(rpc, uncertain, lastValidBlockHeight, timeouts);
       }
-      return transaction;
-    });
+      return transactionAt(plan, plan.primaryIndex).signature;
+    }
+  }
+  for (const stage of plan.stages) {
+    const transactions = stage.map((index) => transactionAt(plan, index));
     const sent = await Promise.allSettled(
       transactions.map((transaction) => submit(rpc, transaction, timeouts)),
     );
@@ -49,11 +65,44 @@ export async function sendPlan(
       await confirmAll(rpc, unconfirmed, lastValidBlockHeight, timeouts);
     }
   }
-  const primary = plan.transactions[plan.primaryIndex];
-  if (primary === undefined) {
-    throw new LedgerError('transaction_failed', 'the plan produced no transaction');
+  return transactionAt(plan, plan.primaryIndex).signature;
+}
+
+/**
+ * The whole plan in one request, stage after stage, to a node that runs a batch in order and lands a
+ * transaction before it answers. A refusal fails the plan with the first one, as stage by stage would
+ * (the transactions after it then find no proof context, or close the ones that exist). Returns the
+ * transactions the node says it already had (to be confirmed), or undefined when the batch got no
+ * usable answer: then the caller goes stage by stage, resending the same bytes.
+ */
+async function sendInOneBatch(
+  sendInOrder: OrderedSender,
+  plan: SignedTransactionPlan,
+  timeouts: LedgerTimeouts,
+): Promise<SignedTransaction[] | undefined> {
+  const transactions = plan.stages.flat().map((index) => transactionAt(plan, index));
+  let answers: OrderedSendAnswer[];
+  try {
+    answers = await sendInOrder(
+      transactions.map((transaction) => transaction.wire),
+      AbortSignal.timeout(timeouts.requestMs),
+    );
+  } catch {
+    return undefined;
   }
-  return primary.signature;
+  // In order: the first refusal is the one thrown.
+  return transactions.filter((transaction, index) => {
+    const answer = answers[index];
+    return answer === undefined || (!answer.sent && sendErrorStatus(transaction, answer.error) !== 'sent');
+  });
+}
+
+function transactionAt(plan: SignedTransactionPlan, index: number): SignedTransaction {
+  const transaction = plan.transactions[index];
+  if (transaction === undefined) {
+    throw new LedgerError('transaction_failed', `the plan has no transaction ${index}`);
+  }
+  return transaction;
 }
 
 async function confirmAll(
@@ -127,24 +176,29 @@ async function submit(
       .send({ abortSignal: AbortSignal.timeout(timeouts.requestMs) });
     return 'sent';
   } catch (error) {
-    if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) {
-      if (isSolanaError(error.cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)) {
-        return 'already-processed';
-      }
-      throw preflightError(transaction.signature, error.message, error.context.logs ?? []);
-    }
-    if (isSolanaError(error)) {
-      throw new TransactionFailedError(
-        `transaction ${transaction.signature} was refused: ${error.message}`,
-        [],
-        {
-          cause: error,
-        },
-      );
-    }
-    // A transport failure tells nothing about whether the node got it: the status poll decides.
-    return 'unknown';
+    return sendErrorStatus(transaction, error);
   }
+}
+
+/** What a failed send means: the node had it already, or (thrown) it refused it, or nothing is known. */
+function sendErrorStatus(transaction: SignedTransaction, error: unknown): SendStatus {
+  if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) {
+    if (isSolanaError(error.cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)) {
+      return 'already-processed';
+    }
+    throw preflightError(transaction.signature, error.message, error.context.logs ?? []);
+  }
+  if (isSolanaError(error)) {
+    throw new TransactionFailedError(
+      `transaction ${transaction.signature} was refused: ${error.message}`,
+      [],
+      {
+        cause: error,
+      },
+    );
+  }
+  // A transport failure tells nothing about whether the node got it: the status poll decides.
+  return 'unknown';
 }
 
 function preflightError(signature: Signature, message: string, logs: readonly string[]): LedgerError {
