@@ -27,9 +27,22 @@ export interface ConfidentialTransferRequest {
    * the caller records it, so after a crash it can ask the ledger what became of the transfer.
    */
   onSigned?: (signature: Signature) => Promise<void>;
+  /**
+   * From `readForConfidentialTransfer` of this ledger for the same two owners, with nothing sent from
+   * the source since (the caller's lock): the transfer then reads nothing of its own.
+   */
+  reading?: ConfidentialTransferReading;
 }
 
-export type StandardTransferRequest = ConfidentialTransferRequest;
+/**
+ * What a confidential transfer reads before it proves, read at once: the source's account, for the
+ * caller's balance check, and (kept by the ledger that read it) the rest the proof needs.
+ */
+export interface ConfidentialTransferReading {
+  readonly source: LedgerAccountView;
+}
+
+export type StandardTransferRequest = Omit<ConfidentialTransferRequest, 'reading'>;
 
 export interface LedgerSubmission {
   /** Signature of the transaction that moved the funds (the last one of the plan). */
@@ -121,6 +134,12 @@ export interface LedgerPort {
   openAccounts(keys: AccountKeyMaterial): Promise<Address>;
   /** Test ledgers only: mints, deposits and applies, so the amount lands in the available balance. */
   fundTestAccount(keys: AccountKeyMaterial, asset: string, amount: bigint): Promise<LedgerSubmission>;
+  /** One round of reads for a confidential transfer from `fromOwner` to `toOwner`: see the request's `reading`. */
+  readForConfidentialTransfer(
+    fromOwner: Address,
+    toOwner: Address,
+    asset: string,
+  ): Promise<ConfidentialTransferReading>;
   transferConfidential(request: ConfidentialTransferRequest): Promise<LedgerSubmission>;
   applyPendingBalance(keys: AccountKeyMaterial, asset: string): Promise<ApplyPendingResult>;
   /** Withdraws from the sender's confidential balance and pays the recipient's public balance. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type MessageContext, TransferConfirmed, TransferFailed, TransferInitiated } from '@cts/contracts';
 import { inSpan, transferSettlement } from '@cts/platform';
 import { Custody } from '@cts/custody';
-import { isLedgerError, type LedgerAccountView, type LedgerPort } from '@cts/ledger';
+import { type ConfidentialTransferReading, isLedgerError, type LedgerPort } from '@cts/ledger';
 import { UnitOfWork } from '@cts/persistence';
 import { address, type Signature } from '@solana/kit';
 import { KeyTotals } from '../key-totals/key-totals';
@@ -44,7 +44,8 @@ export class Settlement {
     const ledger = await this.ledgers.of(environment);
     return this.locks.run(accountLockKey(sender.account_id, environment, asset), async () => {
       const timer = transferSettlement.startTimer({ asset });
-      if (!(await this.canSend(ledger, draft, amount))) {
+      const reading = await this.fundedReading(ledger, draft, amount);
+      if (reading === null) {
         timer({ outcome: 'insufficient_balance' });
         return { kind: 'insufficient_balance' };
       }
@@ -58,7 +59,7 @@ export class Settlement {
       const transfer = await inSpan(
         'ledger.settle',
         { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } },
-        () => this.submit(ledger, draft, amount, context),
+        () => this.submit(ledger, draft, amount, context, reading),
       );
       timer({ outcome: transfer.status });
       return { kind: 'settled', transfer };
@@ -183,6 +184,7 @@ export class Settlement {
     draft: TransferRecord,
     amount: bigint,
     context: MessageContext,
+    reading: ConfidentialTransferReading,
   ): Promise<TransferRecord> {
     let signed: Signature | null = null;
     try {
@@ -201,7 +203,9 @@ export class Settlement {
             },
           };
           return (
-            draft.confidential ? ledger.transferConfidential(request) : ledger.transferStandard(request)
+            draft.confidential
+              ? ledger.transferConfidential({ ...request, reading })
+              : ledger.transferStandard(request)
           ).then((s) => s.signature);
         },
       );
@@ -229,28 +233,35 @@ export class Settlement {
 
   /**
    * Custody answers from the ledger's AE balance. Received funds sit in the pending balance until
-   * applied: applied here, lazily, when the available balance alone is not enough.
+   * applied: applied here, lazily, when the available balance alone is not enough. The reading of a
+   * confidential transfer also holds what its proof needs, so the transfer reads nothing again. Null
+   * when the balance is not enough.
    */
-  private async canSend(ledger: LedgerPort, draft: TransferRecord, amount: bigint): Promise<boolean> {
+  private async fundedReading(
+    ledger: LedgerPort,
+    draft: TransferRecord,
+    amount: bigint,
+  ): Promise<ConfidentialTransferReading | null> {
     const { account_id } = draft.sender;
-    const read = () => ledger.readAccount(address(draft.sender.address), draft.asset);
-    let view: LedgerAccountView = await read();
-    if (!view.confidentialReady) {
-      return false;
+    const sender = address(draft.sender.address);
+    const read = (): Promise<ConfidentialTransferReading> =>
+      draft.confidential
+        ? ledger.readForConfidentialTransfer(sender, address(draft.recipient.address), draft.asset)
+        : ledger.readAccount(sender, draft.asset).then((source) => ({ source }));
+    const suffices = async ({ source }: ConfidentialTransferReading) =>
+      source.confidentialReady &&
+      (await this.custody.canSend(account_id, draft.environment, amount, source.decryptableAvailableBalance));
+    let reading = await read();
+    if (await suffices(reading)) {
+      return reading;
     }
-    if (await this.custody.canSend(account_id, draft.environment, amount, view.decryptableAvailableBalance)) {
-      return true;
-    }
-    if (view.pendingCreditCounter === 0n) {
-      return false;
+    if (!reading.source.confidentialReady || reading.source.pendingCreditCounter === 0n) {
+      return null;
     }
     await this.custody.withKeys(account_id, draft.environment, (keys) =>
       ledger.applyPendingBalance(keys, draft.asset),
     );
-    view = await read();
-    return (
-      view.confidentialReady &&
-      this.custody.canSend(account_id, draft.environment, amount, view.decryptableAvailableBalance)
-    );
+    reading = await read();
+    return (await suffices(reading)) ? reading : null;
   }
 }

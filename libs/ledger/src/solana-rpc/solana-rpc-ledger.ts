@@ -6,6 +6,7 @@ import { LedgerError } from '../ledger.errors';
 import {
   type AccountKeyMaterial,
   type ApplyPendingResult,
+  type ConfidentialTransferReading,
   type ConfidentialTransferRequest,
   type ExactPaymentRequest,
   type PublicBalanceResult,
@@ -27,8 +28,9 @@ import {
   readConfidentialToken,
   readMintAndTokens,
   requireConfidential,
+  type TokenAccountsSnapshot,
 } from './account-reader';
-import { readAccountView } from './account-view';
+import { readAccountView, toAccountView } from './account-view';
 import { lackingPublicAmount, missingMints } from './missing-mints';
 import { assertConfidentialAmount, assertStandardAmount } from './ledger-guards';
 import { probeConfidentialTransfers } from './cluster-probe';
@@ -36,6 +38,7 @@ import { KeyedMutex } from './keyed-mutex';
 import { COMMITMENT, DEFAULT_TIMEOUTS, type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
 import { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
 import { sendPlan, signatureOutcome } from './transaction-sender';
+import { TransferReading } from './transfer-reading';
 
 export { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
 
@@ -122,6 +125,37 @@ export class SolanaRpcLedger implements LedgerPort {
     }));
   }
 
+  async readForConfidentialTransfer(
+    fromOwner: Address,
+    toOwner: Address,
+    assetCode: string,
+  ): Promise<ConfidentialTransferReading> {
+    const asset = this.asset(assetCode);
+    const [source, destination] = await Promise.all([
+      associatedTokenAddress(fromOwner, asset.mint),
+      associatedTokenAddress(toOwner, asset.mint),
+    ]);
+    const { snapshot, context } = await this.readTransferState(asset.mint, source, destination);
+    const sourceView = toAccountView(
+      { owner: fromOwner, asset: asset.code, tokenAccount: source },
+      snapshot.tokens[0] ?? null,
+    );
+    return new TransferReading(sourceView, source, destination, snapshot, context);
+  }
+
+  /** Two independent reads: over HTTP each is a round trip, so they go together. */
+  private async readTransferState(
+    mint: Address,
+    source: Address,
+    destination: Address,
+  ): Promise<{ snapshot: TokenAccountsSnapshot; context: SigningContext }> {
+    const [snapshot, context] = await Promise.all([
+      readMintAndTokens(this.rpc, mint, [source, destination], this.requestSignal()),
+      this.signingContext(),
+    ]);
+    return { snapshot, context };
+  }
+
   async transferConfidential(request: ConfidentialTransferRequest): Promise<LedgerSubmission> {
     assertConfidentialAmount(request.amount);
     const asset = this.asset(request.asset);
@@ -129,11 +163,9 @@ export class SolanaRpcLedger implements LedgerPort {
     const destination = await associatedTokenAddress(request.toOwner, asset.mint);
     return this.accountLocks.run(source, async () => ({
       signature: await this.execute(async () => {
-        // Two independent reads: over HTTP each is a round trip, so they go together.
-        const [snapshot, context] = await Promise.all([
-          readMintAndTokens(this.rpc, asset.mint, [source, destination], this.requestSignal()),
-          this.signingContext(),
-        ]);
+        const { snapshot, context } =
+          TransferReading.usable(request.reading, source, destination) ??
+          (await this.readTransferState(asset.mint, source, destination));
         const [sourceState, destinationState] = snapshot.tokens;
         if (snapshot.mint === null) {
           throw new LedgerError('asset_misconfigured', `mint ${asset.mint} of ${asset.code} is missing`);

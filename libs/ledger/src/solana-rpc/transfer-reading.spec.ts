@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Address, type RpcTransport, createSolanaRpcFromTransport } from '@solana/kit';
+import { type AccountKeyMaterial, generateAccountKeyMaterial } from '../keys/account-keys';
+import { connectInProcess } from '../local-ledger';
+import { createLocalLedgerRuntime } from '../local-runtime/create-local-runtime';
+import { type LocalLedgerRuntime } from '../local-runtime/local-runtime';
+import { createLocalLedgerTransport } from '../local-runtime/rpc-transport';
+import { type ProofPool, createProofPool } from '../proof-pool/proof-pool';
+import { decryptWithAeKey } from '../testing/balance-probe';
+import { SolanaRpcLedger } from './solana-rpc-ledger';
+
+jest.setTimeout(60_000);
+
+const USDC = 1_000_000n;
+
+describe('a confidential transfer handed the reading of its balance check', () => {
+  let stateDir: string;
+  let runtime: LocalLedgerRuntime;
+  let pool: ProofPool;
+  let ledger: SolanaRpcLedger;
+  const requests: string[] = [];
+  let sender: AccountKeyMaterial;
+  let senderOwner: Address;
+  let recipientOwner: Address;
+  let otherOwner: Address;
+
+  beforeAll(async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'cts-transfer-reading-'));
+    runtime = await createLocalLedgerRuntime({ stateDir, environment: 'test' });
+    pool = createProofPool({ size: 1 });
+    const transport = createLocalLedgerTransport(runtime);
+    const counting: RpcTransport = (request) => {
+      const { payload } = request as { payload: { method: string } | unknown[] };
+      requests.push(Array.isArray(payload) ? 'batch' : payload.method);
+      return transport(request);
+    };
+    ledger = new SolanaRpcLedger({
+      ...connectInProcess(runtime),
+      rpc: createSolanaRpcFromTransport(counting),
+      proofPool: pool,
+    });
+    sender = generateAccountKeyMaterial();
+    [senderOwner, recipientOwner, otherOwner] = await Promise.all(
+      [sender, generateAccountKeyMaterial(), generateAccountKeyMaterial()].map((keys) =>
+        ledger.openAccounts(keys),
+      ),
+    );
+    await ledger.fundTestAccount(sender, 'USDC', 10n * USDC);
+  });
+  afterAll(async () => {
+    await ledger.close();
+    await pool.close();
+    await runtime.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  const reads = () =>
+    requests.filter((method) => method === 'getMultipleAccounts' || method === 'getLatestBlockhash');
+  const pendingCredits = async (owner: Address) => {
+    const view = await ledger.readAccount(owner, 'USDC');
+    return view.confidentialReady ? view.pendingCreditCounter : -1n;
+  };
+
+  it('shows the source as readAccount does, and the transfer reads nothing of its own', async () => {
+    const reading = await ledger.readForConfidentialTransfer(senderOwner, recipientOwner, 'USDC');
+    expect(reading.source).toEqual(await ledger.readAccount(senderOwner, 'USDC'));
+    const creditsBefore = await pendingCredits(recipientOwner);
+
+    requests.length = 0;
+    await ledger.transferConfidential({
+      from: sender,
+      toOwner: recipientOwner,
+      asset: 'USDC',
+      amount: USDC,
+      reading,
+    });
+
+    expect(reads()).toEqual([]);
+    expect(decryptWithAeKey(sender, await ledger.readAccount(senderOwner, 'USDC'))).toBe(9n * USDC);
+    expect(await pendingCredits(recipientOwner)).toBe(creditsBefore + 1n);
+  });
+
+  it('reads again when the reading was made for another recipient', async () => {
+    const reading = await ledger.readForConfidentialTransfer(senderOwner, otherOwner, 'USDC');
+    const creditsBefore = await pendingCredits(recipientOwner);
+
+    requests.length = 0;
+    await ledger.transferConfidential({
+      from: sender,
+      toOwner: recipientOwner,
+      asset: 'USDC',
+      amount: USDC,
+      reading,
+    });
+
+    expect(reads()).toEqual(['getMultipleAccounts', 'getLatestBlockhash']);
+    expect(await pendingCredits(recipientOwner)).toBe(creditsBefore + 1n);
+    expect(await pendingCredits(otherOwner)).toBe(0n);
+  });
+
+  it('reads again when the reading is not one this adapter made', async () => {
+    const source = await ledger.readAccount(senderOwner, 'USDC');
+
+    requests.length = 0;
+    await ledger.transferConfidential({
+      from: sender,
+      toOwner: recipientOwner,
+      asset: 'USDC',
+      amount: USDC,
+      reading: { source },
+    });
+
+    expect(reads()).toEqual(['getMultipleAccounts', 'getLatestBlockhash']);
+    expect(decryptWithAeKey(sender, await ledger.readAccount(senderOwner, 'USDC'))).toBe(7n * USDC);
+  });
+});
