@@ -19,6 +19,17 @@ export function assertStandardAmount(amount: bigint): void {
   }
 }
 
+/** The mint authority that funds test accounts; only a test ledger with one may fund. */
+export function fundingAuthority(environment: string, mintAuthoritySeed: Uint8Array | undefined): Uint8Array {
+  if (environment !== 'test' || mintAuthoritySeed === undefined) {
+    throw new LedgerError(
+      'funding_not_allowed',
+      'funding is only available on a test ledger with a mint authority',
+    );
+  }
+  return mintAuthoritySeed;
+}
+
 export function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
   return left.length === right.length && left.every((byte, index) => byte === right[index]);
 }

@@ -6,7 +6,6 @@ import { LedgerError } from '../ledger.errors';
 import {
   type AccountKeyMaterial,
   type ApplyPendingResult,
-  type ConfidentialTransferReading,
   type ConfidentialTransferRequest,
   type ExactPaymentRequest,
   type PublicBalanceResult,
@@ -22,23 +21,16 @@ import {
 import { type ProofPool, type ProofPoolStats, createProofPool } from '../proof-pool/proof-pool';
 import { type BuildJob, type RentSchedule, type SigningContext } from '../transactions/build-job';
 import { buildExactPayment } from '../transactions/exact-payment.builder';
-import {
-  assertNoCreditRace,
-  associatedTokenAddress,
-  readConfidentialToken,
-  readMintAndTokens,
-  requireConfidential,
-  type TokenAccountsSnapshot,
-} from './account-reader';
-import { readAccountView, toAccountView } from './account-view';
+import { assertNoCreditRace, associatedTokenAddress, readConfidentialToken } from './account-reader';
+import { readAccountView } from './account-view';
 import { lackingPublicAmount, missingMints } from './missing-mints';
-import { assertConfidentialAmount, assertStandardAmount } from './ledger-guards';
+import { assertConfidentialAmount, assertStandardAmount, fundingAuthority } from './ledger-guards';
 import { probeConfidentialTransfers } from './cluster-probe';
 import { KeyedMutex } from './keyed-mutex';
 import { COMMITMENT, DEFAULT_TIMEOUTS, type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
 import { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
 import { sendPlan, signatureOutcome } from './transaction-sender';
-import { TransferReading } from './transfer-reading';
+import { readTransfer, TransferReading } from './transfer-reading';
 
 export { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
 
@@ -99,13 +91,7 @@ export class SolanaRpcLedger implements LedgerPort {
     assetCode: string,
     amount: bigint,
   ): Promise<LedgerSubmission> {
-    const mintAuthoritySeed = this.config.mintAuthoritySeed;
-    if (this.environment !== 'test' || mintAuthoritySeed === undefined) {
-      throw new LedgerError(
-        'funding_not_allowed',
-        'funding is only available on a test ledger with a mint authority',
-      );
-    }
+    const mintAuthoritySeed = fundingAuthority(this.environment, this.config.mintAuthoritySeed);
     assertConfidentialAmount(amount);
     const asset = this.asset(assetCode);
     const owner = await ownerAddressOf(keys);
@@ -129,62 +115,28 @@ export class SolanaRpcLedger implements LedgerPort {
     fromOwner: Address,
     toOwner: Address,
     assetCode: string,
-  ): Promise<ConfidentialTransferReading> {
+  ): Promise<TransferReading> {
     const asset = this.asset(assetCode);
     const [source, destination] = await Promise.all([
       associatedTokenAddress(fromOwner, asset.mint),
       associatedTokenAddress(toOwner, asset.mint),
     ]);
-    const { snapshot, context } = await this.readTransferState(asset.mint, source, destination);
-    const sourceView = toAccountView(
-      { owner: fromOwner, asset: asset.code, tokenAccount: source },
-      snapshot.tokens[0] ?? null,
-    );
-    return new TransferReading(sourceView, source, destination, snapshot, context);
-  }
-
-  /** Two independent reads: over HTTP each is a round trip, so they go together. */
-  private async readTransferState(
-    mint: Address,
-    source: Address,
-    destination: Address,
-  ): Promise<{ snapshot: TokenAccountsSnapshot; context: SigningContext }> {
-    const [snapshot, context] = await Promise.all([
-      readMintAndTokens(this.rpc, mint, [source, destination], this.requestSignal()),
-      this.signingContext(),
-    ]);
-    return { snapshot, context };
+    const accounts = { fromOwner, source, destination };
+    return readTransfer(this.rpc, asset, accounts, this.signingContext(), this.requestSignal());
   }
 
   async transferConfidential(request: ConfidentialTransferRequest): Promise<LedgerSubmission> {
     assertConfidentialAmount(request.amount);
     const asset = this.asset(request.asset);
-    const source = await associatedTokenAddress(await ownerAddressOf(request.from), asset.mint);
+    const owner = await ownerAddressOf(request.from);
+    const source = await associatedTokenAddress(owner, asset.mint);
     const destination = await associatedTokenAddress(request.toOwner, asset.mint);
     return this.accountLocks.run(source, async () => ({
       signature: await this.execute(async () => {
-        const { snapshot, context } =
+        const reading =
           TransferReading.usable(request.reading, source, destination) ??
-          (await this.readTransferState(asset.mint, source, destination));
-        const [sourceState, destinationState] = snapshot.tokens;
-        if (snapshot.mint === null) {
-          throw new LedgerError('asset_misconfigured', `mint ${asset.mint} of ${asset.code} is missing`);
-        }
-        return {
-          kind: 'confidential-transfer',
-          context,
-          keys: request.from,
-          mint: asset.mint,
-          mintState: snapshot.mint,
-          source,
-          sourceState: requireConfidential(sourceState, { address: source, role: 'source' }),
-          destination,
-          destinationState: requireConfidential(destinationState, {
-            address: destination,
-            role: 'recipient',
-          }),
-          amount: request.amount,
-        };
+          (await this.readForConfidentialTransfer(owner, request.toOwner, request.asset));
+        return reading.job(asset, request);
       }, request.onSigned),
     }));
   }
