@@ -44,7 +44,7 @@ export { LocalLedgerRuntime, type LocalOperatorKeys } from './local-runtime/loca
 export { type LocalLedgerGenesis, LOCAL_ASSETS } from './local-runtime/genesis';
 export { handleJsonRpc } from './local-runtime/json-rpc.handler';
 export { type JsonRpcRequest, type JsonRpcResponse } from './local-runtime/json-rpc.types';
-export { createLocalLedgerRpc, createLocalLedgerTransport } from './local-runtime/rpc-transport';
+export { createLocalLedgerTransport } from './local-runtime/rpc-transport';
 export {
   startLocalLedgerServer,
   type LocalLedgerServer,

@@ -1,7 +1,7 @@
-import { createSolanaRpcFromTransport } from '@solana/kit';
-import { type LedgerEnvironment } from './ledger.port';
+import { type RpcTransport, createSolanaRpcFromTransport } from '@solana/kit';
+import { type LedgerAsset, type LedgerEnvironment } from './ledger.port';
 import { readLocalLedgerConfig } from './local-runtime/create-local-runtime';
-import { type LocalLedgerRuntime } from './local-runtime/local-runtime';
+import { type LocalLedgerRuntime, type LocalOperatorKeys } from './local-runtime/local-runtime';
 import { createLocalLedgerTransport } from './local-runtime/rpc-transport';
 import { createKeepAliveTransport } from './solana-rpc/keep-alive-rpc';
 import { orderedSenderOver } from './solana-rpc/ordered-sender';
@@ -14,18 +14,10 @@ export type LocalLedgerConnection = Pick<
 
 /** Wires the RPC adapter to a runtime in this process (in-process transport, no socket). */
 export function connectInProcess(runtime: LocalLedgerRuntime): LocalLedgerConnection {
-  const transport = createLocalLedgerTransport(runtime);
-  return {
-    rpc: createSolanaRpcFromTransport(transport),
-    environment: runtime.environment,
+  return localConnection(createLocalLedgerTransport(runtime), runtime.environment, {
     assets: runtime.assets(),
-    feePayerSeed: runtime.operatorKeys.feePayerSeed,
-    mintAuthoritySeed: runtime.environment === 'test' ? runtime.operatorKeys.mintAuthoritySeed : undefined,
-    // The local runtime executes a sent transaction (preflight included) before it answers, and a
-    // batch's requests one after the other.
-    landsOnSend: true,
-    sendInOrder: orderedSenderOver(transport),
-  };
+    operatorKeys: runtime.operatorKeys,
+  });
 }
 
 /** Wires the RPC adapter to a local ledger server on this host (keys and registry from its state dir). */
@@ -35,13 +27,25 @@ export function connectOverHttp(
   environment: LedgerEnvironment,
 ): LocalLedgerConnection {
   const { genesis, operatorKeys } = readLocalLedgerConfig(stateDir, environment);
-  const transport = createKeepAliveTransport(url);
+  return localConnection(createKeepAliveTransport(url), environment, {
+    assets: genesis.assets,
+    operatorKeys,
+  });
+}
+
+function localConnection(
+  transport: RpcTransport,
+  environment: LedgerEnvironment,
+  { assets, operatorKeys }: { assets: LedgerAsset[]; operatorKeys: LocalOperatorKeys },
+): LocalLedgerConnection {
   return {
     rpc: createSolanaRpcFromTransport(transport),
     environment,
-    assets: genesis.assets,
+    assets,
     feePayerSeed: operatorKeys.feePayerSeed,
     mintAuthoritySeed: environment === 'test' ? operatorKeys.mintAuthoritySeed : undefined,
+    // The local runtime executes a sent transaction (preflight included) before it answers, and a
+    // batch's requests one after the other.
     landsOnSend: true,
     sendInOrder: orderedSenderOver(transport),
   };

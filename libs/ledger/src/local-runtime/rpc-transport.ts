@@ -1,4 +1,4 @@
-import { type RpcTransport, createSolanaRpcFromTransport } from '@solana/kit';
+import { type RpcTransport } from '@solana/kit';
 import { handleJsonRpc } from './json-rpc.handler';
 import { type LocalLedgerRuntime } from './local-runtime';
 
@@ -8,8 +8,4 @@ export function createLocalLedgerTransport(runtime: LocalLedgerRuntime): RpcTran
     signal?.throwIfAborted();
     return Promise.resolve(handleJsonRpc(runtime, payload) as TResponse);
   };
-}
-
-export function createLocalLedgerRpc(runtime: LocalLedgerRuntime) {
-  return createSolanaRpcFromTransport(createLocalLedgerTransport(runtime));
 }

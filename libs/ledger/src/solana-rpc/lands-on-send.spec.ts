@@ -7,7 +7,7 @@ import { InsufficientFundsOnchainError } from '../ledger.errors';
 import { connectInProcess } from '../local-ledger';
 import { createLocalLedgerRuntime } from '../local-runtime/create-local-runtime';
 import { type LocalLedgerRuntime } from '../local-runtime/local-runtime';
-import { createLocalLedgerTransport } from '../local-runtime/rpc-transport';
+import { countingTransport } from '../testing/counting-transport';
 import { type ProofPool, createProofPool } from '../proof-pool/proof-pool';
 import { decryptWithAeKey } from '../testing/balance-probe';
 import { type OrderedSender, orderedSenderOver } from './ordered-sender';
@@ -24,14 +24,7 @@ describe('sending to a node that lands a transaction before it answers', () => {
   const calls: string[] = [];
 
   /** The local runtime's RPC, counting the methods called. */
-  const countingRpc = () => {
-    const transport = createLocalLedgerTransport(runtime);
-    const counting: RpcTransport = (request) => {
-      calls.push((request.payload as { method: string }).method);
-      return transport(request);
-    };
-    return createSolanaRpcFromTransport(counting);
-  };
+  const countingRpc = () => createSolanaRpcFromTransport(countingTransport(runtime, calls));
 
   beforeAll(async () => {
     stateDir = mkdtempSync(join(tmpdir(), 'cts-lands-on-send-'));
@@ -104,13 +97,8 @@ describe('sending to a node that lands a transaction before it answers', () => {
   describe('a node that also runs a JSON-RPC batch in order', () => {
     /** A transfer of 1 USDC from a funded sender; the requests it made and both balances after it. */
     const transferWith = async (sendInOrder: (transport: RpcTransport) => OrderedSender | undefined) => {
-      const transport = createLocalLedgerTransport(runtime);
       const requests: string[] = [];
-      const counting: RpcTransport = (request) => {
-        const { payload } = request as { payload: { method: string } | unknown[] };
-        requests.push(Array.isArray(payload) ? `batch of ${payload.length}` : payload.method);
-        return transport(request);
-      };
+      const counting = countingTransport(runtime, requests);
       const ledger = new SolanaRpcLedger({
         ...connectInProcess(runtime),
         rpc: createSolanaRpcFromTransport(counting),

@@ -4,7 +4,7 @@ import { type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
 import { type OrderedSender } from './ordered-sender';
 
 export interface SolanaRpcLedgerConfig {
-  /** `createSolanaRpc(url)` for a cluster or the local ledger's HTTP URL, or `createLocalLedgerRpc(runtime)`. */
+  /** `createSolanaRpc(url)` for a cluster or the local ledger's HTTP URL, or the in-process runtime's (`connectInProcess`). */
   rpc: LedgerRpc;
   environment: LedgerEnvironment;
   /** The asset registry of this environment: confidential-capable Token-2022 mints. */

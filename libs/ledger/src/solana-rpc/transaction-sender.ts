@@ -90,10 +90,16 @@ async function sendInOneBatch(
   } catch {
     return undefined;
   }
-  // In order: the first refusal is the one thrown.
   return transactions.filter((transaction, index) => {
     const answer = answers[index];
-    return answer === undefined || (!answer.sent && sendErrorStatus(transaction, answer.error) !== 'sent');
+    if (answer?.sent) {
+      return false;
+    }
+    if (answer) {
+      // Throws on a refusal: in order, so the first refusal is the one thrown.
+      sendErrorStatus(transaction, answer.error);
+    }
+    return true;
   });
 }
 

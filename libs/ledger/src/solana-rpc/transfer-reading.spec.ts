@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, type RpcTransport, createSolanaRpcFromTransport } from '@solana/kit';
+import { type Address, createSolanaRpcFromTransport } from '@solana/kit';
 import { generateAccountKeyMaterial } from '../keys/account-keys';
-import { type AccountKeyMaterial } from '../ledger.port';
+import { type AccountKeyMaterial, type ConfidentialTransferReading } from '../ledger.port';
 import { connectInProcess } from '../local-ledger';
 import { createLocalLedgerRuntime } from '../local-runtime/create-local-runtime';
 import { type LocalLedgerRuntime } from '../local-runtime/local-runtime';
-import { createLocalLedgerTransport } from '../local-runtime/rpc-transport';
+import { countingTransport } from '../testing/counting-transport';
 import { type ProofPool, createProofPool } from '../proof-pool/proof-pool';
 import { decryptWithAeKey } from '../testing/balance-probe';
 import { SolanaRpcLedger } from './solana-rpc-ledger';
@@ -31,15 +31,9 @@ describe('a confidential transfer handed the reading of its balance check', () =
     stateDir = mkdtempSync(join(tmpdir(), 'cts-transfer-reading-'));
     runtime = await createLocalLedgerRuntime({ stateDir, environment: 'test' });
     pool = createProofPool({ size: 1 });
-    const transport = createLocalLedgerTransport(runtime);
-    const counting: RpcTransport = (request) => {
-      const { payload } = request as { payload: { method: string } | unknown[] };
-      requests.push(Array.isArray(payload) ? 'batch' : payload.method);
-      return transport(request);
-    };
     ledger = new SolanaRpcLedger({
       ...connectInProcess(runtime),
-      rpc: createSolanaRpcFromTransport(counting),
+      rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
       proofPool: pool,
     });
     sender = generateAccountKeyMaterial();
@@ -59,6 +53,12 @@ describe('a confidential transfer handed the reading of its balance check', () =
 
   const reads = () =>
     requests.filter((method) => method === 'getMultipleAccounts' || method === 'getLatestBlockhash');
+  /** 1 USDC from the sender to `toOwner`, handed `reading`; the reads it made of its own. */
+  const transferOneUsdc = async (toOwner: Address, reading: ConfidentialTransferReading) => {
+    requests.length = 0;
+    await ledger.transferConfidential({ from: sender, toOwner, asset: 'USDC', amount: USDC, reading });
+    return reads();
+  };
   const pendingCredits = async (owner: Address) => {
     const view = await ledger.readAccount(owner, 'USDC');
     return view.confidentialReady ? view.pendingCreditCounter : -1n;
@@ -69,16 +69,7 @@ describe('a confidential transfer handed the reading of its balance check', () =
     expect(reading.source).toEqual(await ledger.readAccount(senderOwner, 'USDC'));
     const creditsBefore = await pendingCredits(recipientOwner);
 
-    requests.length = 0;
-    await ledger.transferConfidential({
-      from: sender,
-      toOwner: recipientOwner,
-      asset: 'USDC',
-      amount: USDC,
-      reading,
-    });
-
-    expect(reads()).toEqual([]);
+    expect(await transferOneUsdc(recipientOwner, reading)).toEqual([]);
     expect(decryptWithAeKey(sender, await ledger.readAccount(senderOwner, 'USDC'))).toBe(9n * USDC);
     expect(await pendingCredits(recipientOwner)).toBe(creditsBefore + 1n);
   });
@@ -87,16 +78,10 @@ describe('a confidential transfer handed the reading of its balance check', () =
     const reading = await ledger.readForConfidentialTransfer(senderOwner, otherOwner, 'USDC');
     const creditsBefore = await pendingCredits(recipientOwner);
 
-    requests.length = 0;
-    await ledger.transferConfidential({
-      from: sender,
-      toOwner: recipientOwner,
-      asset: 'USDC',
-      amount: USDC,
-      reading,
-    });
-
-    expect(reads()).toEqual(['getMultipleAccounts', 'getLatestBlockhash']);
+    expect(await transferOneUsdc(recipientOwner, reading)).toEqual([
+      'getMultipleAccounts',
+      'getLatestBlockhash',
+    ]);
     expect(await pendingCredits(recipientOwner)).toBe(creditsBefore + 1n);
     expect(await pendingCredits(otherOwner)).toBe(0n);
   });
@@ -104,16 +89,10 @@ describe('a confidential transfer handed the reading of its balance check', () =
   it('reads again when the reading is not one this adapter made', async () => {
     const source = await ledger.readAccount(senderOwner, 'USDC');
 
-    requests.length = 0;
-    await ledger.transferConfidential({
-      from: sender,
-      toOwner: recipientOwner,
-      asset: 'USDC',
-      amount: USDC,
-      reading: { source },
-    });
-
-    expect(reads()).toEqual(['getMultipleAccounts', 'getLatestBlockhash']);
+    expect(await transferOneUsdc(recipientOwner, { source })).toEqual([
+      'getMultipleAccounts',
+      'getLatestBlockhash',
+    ]);
     expect(decryptWithAeKey(sender, await ledger.readAccount(senderOwner, 'USDC'))).toBe(7n * USDC);
   });
 });
