@@ -12,6 +12,14 @@ describe.each(engines.map((engine) => [engine.name, engine] as const))(
   (_, prover) => {
     const proofs = proofsOfEveryKind(prover);
 
+    it('names its library, and natively the curve arithmetic this CPU runs (the startup log line)', () => {
+      const expected = {
+        wasm: /^@solana\/zk-sdk 0\.4\.1 \(WebAssembly\)$/,
+        native: /^solana-zk-sdk 8\.1\.0, (AVX-512 IFMA|AVX2|portable) \(native\)$/,
+      };
+      expect(prover.library).toMatch(expected[prover.name]);
+    });
+
     it.each(engines.map((engine) => [engine.name, engine] as const))(
       'verify under the %s engine',
       (_name, verifier) => {

@@ -37,10 +37,27 @@ fn u64_of(name: &str, value: BigInt) -> Result<u64> {
     }
 }
 
-/// solana-zk-sdk's version, for the log line that says which engine runs.
+/// solana-zk-sdk's version and the curve arithmetic in use, for the log line that says which engine runs.
 #[napi]
 pub fn engine_version() -> String {
-    "solana-zk-sdk 8.1.0".to_string()
+    format!("solana-zk-sdk 8.1.0, {}", curve_backend())
+}
+
+/// The backend curve25519-dalek picks on this CPU (its own rule: AVX-512 IFMA needs a nightly build).
+fn curve_backend() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if cfg!(nightly_rustc)
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            return "AVX-512 IFMA";
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return "AVX2";
+        }
+    }
+    "portable"
 }
 
 #[napi]
