@@ -67,6 +67,14 @@ export class CreateTransferHandlers {
       return checked;
     }
     const amount = checked.value;
+    // The parties are resolved (a query, no side effects) while the retry lookup runs: one round
+    // trip's wait instead of two. A retry answers with its first transfer and ignores them.
+    const resolving = this.commands.send(
+      ResolveParties,
+      { sender_account_id: request.account_id, to: request.to, environment: request.environment },
+      contextFrom(message),
+    );
+    resolving.catch(() => undefined);
     const existing = await this.transfers.findExisting(
       message.id,
       request.account_id,
@@ -80,11 +88,7 @@ export class CreateTransferHandlers {
     if (!memo.ok) {
       return memo.result;
     }
-    const resolved = await this.commands.send(
-      ResolveParties,
-      { sender_account_id: request.account_id, to: request.to, environment: request.environment },
-      contextFrom(message),
-    );
+    const resolved = await resolving;
     if (!resolved.ok) {
       return resolved;
     }

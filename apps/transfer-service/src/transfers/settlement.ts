@@ -23,9 +23,10 @@ export type SettleResult = { kind: 'settled'; transfer: TransferRecord } | { kin
 
 /**
  * Moves the money of one transfer. Runs under the sender's lock, so the balance check, the proof and
- * the submission see one balance. The record and `transfer.initiated` commit before anything is
- * signed; the signature is recorded before anything is sent; so a crash at any point leaves a pending
- * transfer the reconciler can finish from what the ledger says.
+ * the submission see one balance. The record and `transfer.initiated` commit while the proof is built
+ * (nothing leaves the process meanwhile), before the signature is recorded; the signature is recorded
+ * before anything is sent; so a crash at any point leaves either nothing sent and nothing to finish,
+ * or a pending transfer the reconciler can finish from what the ledger says.
  */
 @Injectable()
 export class Settlement {
@@ -49,17 +50,18 @@ export class Settlement {
         timer({ outcome: 'insufficient_balance' });
         return { kind: 'insufficient_balance' };
       }
-      await this.unitOfWork.insertWithEvent(
+      const recorded = this.unitOfWork.insertWithEvent(
         this.transfers.insertStatement(draft),
         TransferInitiated,
         draft.id,
         toTransferEvent(draft, publicAmountOf(draft, amount)),
         context,
       );
+      recorded.catch(() => undefined); // awaited by submit, whatever happens there
       const transfer = await inSpan(
         'ledger.settle',
         { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } },
-        () => this.submit(ledger, draft, amount, context, reading),
+        () => this.submit(ledger, draft, amount, context, reading, recorded),
       );
       timer({ outcome: transfer.status });
       return { kind: 'settled', transfer };
@@ -185,6 +187,7 @@ export class Settlement {
     amount: bigint,
     context: MessageContext,
     reading: ConfidentialTransferReading,
+    recorded: Promise<unknown>,
   ): Promise<TransferRecord> {
     let signed: Signature | null = null;
     try {
@@ -198,6 +201,7 @@ export class Settlement {
             asset: draft.asset,
             amount,
             onSigned: async (signature: Signature) => {
+              await recorded;
               signed = signature;
               await this.transfers.recordSignature(draft.id, signature);
             },
@@ -211,6 +215,9 @@ export class Settlement {
       );
       return await this.finish(draft, { status: 'confirmed', signature }, amount, context);
     } catch (error) {
+      // Until the record exists there is nothing to finish; if it failed, nothing was sent and that
+      // failure is the answer (as when it came first).
+      await recorded;
       const failure = isLedgerError(error)
         ? classifyLedgerFailure(error.code, signed !== null)
         : { kind: 'undetermined' as const };
