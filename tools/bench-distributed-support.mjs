@@ -118,9 +118,10 @@ export async function interleavedSequential({ blocks, perBlock, warmup }, a, b) 
     if (r.status >= 300) throw new Error(`status ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
     return r;
   };
+  const warm = [[], []];
   for (let i = 0; i < warmup; i++) {
-    ok(await a(i));
-    ok(await b(i));
+    warm[0].push(ok(await a(i)).ms);
+    warm[1].push(ok(await b(i)).ms);
   }
   const xs = [[], []];
   for (let block = 0; block < blocks; block++) {
@@ -128,8 +129,18 @@ export async function interleavedSequential({ blocks, perBlock, warmup }, a, b) 
       for (let i = 0; i < perBlock; i++) xs[index].push(ok(await fn(block * perBlock + i)).ms);
     }
   }
-  const stats = (values) => ({ p50: quantile(values, 0.5), p90: quantile(values, 0.9), n: values.length });
-  return [stats(xs[0]), stats(xs[1])];
+  // The warm-up's p50 over each run of 20: shows where the latency settles.
+  const byTwenty = (values) =>
+    Array.from({ length: Math.ceil(values.length / 20) }, (_, i) =>
+      quantile(values.slice(i * 20, i * 20 + 20), 0.5),
+    );
+  const stats = (values, warmed) => ({
+    p50: quantile(values, 0.5),
+    p90: quantile(values, 0.9),
+    n: values.length,
+    warmupP50s: byTwenty(warmed),
+  });
+  return [stats(xs[0], warm[0]), stats(xs[1], warm[1])];
 }
 
 /**

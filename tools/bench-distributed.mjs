@@ -149,15 +149,19 @@ try {
       log(
         `GET /v1/accounts/me: distributed p50 ${fmt(results.distMe.p50)} ms p90 ${fmt(results.distMe.p90)} ms, one-process p50 ${fmt(results.oneMe.p50)} ms`,
       );
-      // Six processes JIT-compile a transfer's path where one process compiles it once: the
-      // distributed p50 keeps falling over its first ~30 transfers, the one-process p50 does not.
+      // Six processes (and their connection pools) warm up a transfer's path where one process
+      // warms it once: the distributed p50 falls over its first ~40 transfers (97 ms, then 72–85 ms
+      // in runs of 40), the one-process p50 stays at 59–65 ms. Each mode gets 40 warm-up transfers
+      // (their p50 per 20 is logged), then 60 measured ones in alternating blocks.
       [results.distTransfer, results.oneTransfer] = await interleavedSequential(
-        { blocks: 6, perBlock: 5, warmup: 30 },
+        { blocks: 10, perBlock: 6, warmup: 40 },
         () => call(dist.baseUrl, 'POST', '/v1/transfers', alice.key, { to: bob.handle, amount: '0.01' }),
         () => call(one.baseUrl, 'POST', '/v1/transfers', carol.key, { to: dave.handle, amount: '0.01' }),
       );
       log(
-        `POST /v1/transfers: distributed p50 ${fmt(results.distTransfer.p50)} ms, one-process p50 ${fmt(results.oneTransfer.p50)} ms`,
+        `POST /v1/transfers: distributed p50 ${fmt(results.distTransfer.p50)} ms, one-process p50 ${fmt(results.oneTransfer.p50)} ms` +
+          ` (warm-up p50 per 20 transfers: distributed ${results.distTransfer.warmupP50s.map((v) => fmt(v)).join(', ')};` +
+          ` one-process ${results.oneTransfer.warmupP50s.map((v) => fmt(v)).join(', ')})`,
       );
 
       // 4. Throughput of authenticated reads, 16 clients of 16 accounts, in alternating windows.
