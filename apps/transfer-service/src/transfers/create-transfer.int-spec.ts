@@ -84,6 +84,31 @@ describe('transfer-service: creating a transfer', () => {
     }
   });
 
+  it('sends nothing while its record cannot be written (the proof is built meanwhile): the money moves once, later', async () => {
+    const carol = await harness.openAccount();
+    await harness.fund(carol, 2n * USDC);
+    await harness.service.query(`
+      CREATE FUNCTION transfers.refuse_carol() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the record is refused'; END $$;
+      CREATE TRIGGER refuse_carol BEFORE INSERT ON transfers.transfers FOR EACH ROW
+        WHEN (NEW.sender_account_id = '${carol.account_id}') EXECUTE FUNCTION transfers.refuse_carol();`);
+    let refused;
+    try {
+      refused = await harness.send(carol, bob.handle, 2n * USDC);
+    } finally {
+      await harness.service.query(
+        `DROP TRIGGER refuse_carol ON transfers.transfers; DROP FUNCTION transfers.refuse_carol();`,
+      );
+    }
+
+    expect(refused.ok).toBe(false);
+    expect(await harness.rowsOf(carol)).toEqual([]);
+    // All of it is still there: had the first attempt sent, this one would find nothing to send.
+    const again = await harness.send(carol, bob.handle, 2n * USDC);
+    expect(again.ok && again.value.kind === 'transfer' && again.value.transfer.status).toBe('confirmed');
+    expect(await harness.rowsOf(carol)).toHaveLength(1);
+  });
+
   it('refuses more than the sender holds with insufficient_balance and records nothing', async () => {
     const poor = await harness.openAccount();
     await harness.fund(poor, USDC);
