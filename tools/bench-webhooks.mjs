@@ -39,7 +39,14 @@ if (!(deliveries > 0 && concurrency > 0 && roundCount > 0)) {
   console.error('usage: node tools/bench-webhooks.mjs [--deliveries 1000] [--concurrency 4] [--rounds 3]');
   process.exit(2);
 }
-const WARMUP = Math.min(50, deliveries);
+/**
+ * Both sides are warmed up as much as one phase measures before the first round: with 50 each, the
+ * first round's dispatcher ran at 700–900 /s and its keep-alive loop at 2,000–2,400 /s, against
+ * 1,200–1,500 and 6,000–11,000 /s in later rounds (session 11).
+ */
+const WARMUP = deliveries;
+/** The keep-alive loop takes 0.1–0.3 s for `deliveries` POSTs: it runs twice as many. */
+const KEEP_ALIVE_POSTS = 2 * deliveries;
 /** The new-connection loop is slow (a handshake per POST): fewer POSTs give its rate as well. */
 const NEW_CONNECTION_POSTS = Math.min(300, deliveries);
 const TARGET = 0.5;
@@ -228,13 +235,13 @@ try {
   let total = 0;
   publish(dispatcher.bus, WARMUP, 'warmup');
   await delivered(receiver, dispatcher.dataSource, (total += WARMUP));
-  await bareLoop(receiver.url('/warmup'), sample, certificates.ca, 2 * WARMUP, false);
-  await bareLoop(receiver.url('/warmup'), sample, certificates.ca, 4 * WARMUP, true);
+  await bareLoop(receiver.url('/warmup'), sample, certificates.ca, 100, false);
+  await bareLoop(receiver.url('/warmup'), sample, certificates.ca, KEEP_ALIVE_POSTS, true);
 
   // A round runs the bare loop before and after the dispatcher phases; their mean is the round's
   // reference (a busy machine changes speed within a run, by up to a third on this one).
   const bareBoth = async (path) => ({
-    keepAlive: await bareLoop(receiver.url(path), sample, certificates.ca, deliveries, true),
+    keepAlive: await bareLoop(receiver.url(path), sample, certificates.ca, KEEP_ALIVE_POSTS, true),
     newConnection: await bareLoop(receiver.url(path), sample, certificates.ca, NEW_CONNECTION_POSTS, false),
   });
   const meanRate = (before, after) => {
