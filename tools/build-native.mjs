@@ -40,7 +40,7 @@ function isFresh() {
   return [...crateFiles()].every((file) => statSync(file).mtimeMs <= built);
 }
 
-export function hasNightly() {
+function hasNightly() {
   return (
     process.env.CTS_NATIVE_TOOLCHAIN !== 'stable' &&
     spawnSync('cargo', ['+nightly', '--version'], { stdio: 'ignore' }).status === 0
