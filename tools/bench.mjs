@@ -9,6 +9,7 @@
 // This machine's speed drifts by ±15 % from minute to minute, so one raw run and one end-to-end run
 // compare two different machines. A run is therefore several rounds: each round's end-to-end phases
 // sit between two raw phases and are compared with their mean, and the median round is the result.
+// Before the first round, every phase runs once uncounted (warm-up).
 // Whatever is not being measured is paused (SIGSTOP), so it takes none of the CPU.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -115,7 +116,7 @@ async function openAccounts(stack) {
   const recipient = await create('@bench_recipient');
   const senders = [];
   for (let i = 0; i < sources; i += 1) senders.push(await create(`@bench_sender_${i}`));
-  const funding = String(Math.ceil(transfers / sources) * roundCount);
+  const funding = String(Math.ceil(transfers / sources) * (roundCount + 1));
   await Promise.all(
     senders.map((s) =>
       call(stack.baseUrl, 'POST', '/v1/sandbox/fund', s.api_keys.test.secret, {
@@ -211,6 +212,12 @@ try {
   for (const stack of stacks) accounts.set(stack, await withOnly(stacks, stack, () => openAccounts(stack)));
   const measureRaw = () =>
     withOnly(stacks, null, () => ledgerLib.measureRawLedgerRate({ transfers, sources, engine: 'native' }));
+  // Warm-up, not counted: both one-process stacks and the raw path run one phase first. Cold, each
+  // ran 15-40 % slower than in later rounds (session 12: raw 33 /s against 38-46, native end to
+  // end 26 against 29-36), and the first round's ratios compared cold code with warmer code.
+  for (const stack of stacks)
+    await withOnly(stacks, stack, () => measureEndToEnd(stack, accounts.get(stack)));
+  await measureRaw();
   let rawBefore = await measureRaw();
   for (let round = 1; round <= roundCount; round += 1) {
     const e2eNative = await withOnly(stacks, native, () => measureEndToEnd(native, accounts.get(native)));
