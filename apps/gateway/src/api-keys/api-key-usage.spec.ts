@@ -106,6 +106,21 @@ describe('API key usage', () => {
     expect(gateway.accounts.keys.get(alice.keys.test.keyId)?.key.request_count).toBe(1);
   });
 
+  it('answers without waiting for the count: one the cache refused is lost, not the request', async () => {
+    const counting = jest
+      .spyOn(gateway.cache, 'hashSetAndIncrement')
+      .mockRejectedValueOnce(new Error('cache unavailable'));
+
+    await call(alice.keys.test.secret);
+    await call(alice.keys.test.secret);
+    await usageOf(gateway).flush();
+
+    expect(counting).toHaveBeenCalledTimes(2);
+    expect(recorded()).toEqual([
+      { key_id: alice.keys.test.keyId, requests: 1, last_used_at: expect.any(String) },
+    ]);
+  });
+
   it('flushes what is left when the gateway closes', async () => {
     const closing = await startTestGateway({
       bus: gateway.bus,

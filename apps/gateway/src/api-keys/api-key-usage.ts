@@ -28,13 +28,23 @@ export class ApiKeyUsage {
     @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {}
 
-  async record(keyId: string): Promise<void> {
+  /**
+   * Counts one request. The request does not wait for it (in the distributed mode that was a cache
+   * round trip of its own before the rate limit's); the cache applies its commands in the order
+   * sent, so a later read or flush still sees this count. A count the cache refused is logged, not
+   * the request's failure.
+   */
+  record(keyId: string): void {
     // Together: a flush never takes a count without its time, or a time without its count.
-    await this.cache.hashSetAndIncrement(
-      USAGE_HASH,
-      { field: lastUsedField(keyId), value: this.nowIso() },
-      { field: countField(keyId), by: 1 },
-    );
+    this.cache
+      .hashSetAndIncrement(
+        USAGE_HASH,
+        { field: lastUsedField(keyId), value: this.nowIso() },
+        { field: countField(keyId), by: 1 },
+      )
+      .catch((error: unknown) =>
+        this.logger.warn({ key_id: keyId, error: String(error) }, 'api key usage not counted'),
+      );
   }
 
   /** Counted but not yet recorded by account-service: in the cache, or in this replica's flush. */

@@ -33,7 +33,7 @@ export class ApiKeyGuard implements CanActivate {
       throw error;
     }
     req.principal = principal;
-    await this.usage.record(principal.key_id);
+    this.usage.record(principal.key_id);
     return true;
   }
 }
