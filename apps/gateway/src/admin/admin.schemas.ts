@@ -2,6 +2,7 @@ import { ApiKeyName, Domain, Environment, Handle, KycStatus } from '@cts/contrac
 import { z } from 'zod';
 import { AccountSchema } from '../accounts/accounts.schemas';
 import { ApiKeyWithSecretSchema } from '../api-keys/api-keys.schemas';
+import { IdString } from '../http/query.schemas';
 
 export const CreateAccountBody = z
   .object({
@@ -26,7 +27,7 @@ export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
 export const AddDomainBody = z.object({ domain: Domain }).strict().meta({ id: 'AdminAddDomainRequest' });
 export type AddDomainBody = z.infer<typeof AddDomainBody>;
 
-export const AccountIdParam = z.string().min(1).max(64);
+export const AccountIdParam = IdString();
 
 export const CreatedAccountSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { Agent, AgentName, ApiKeyName, Environment, SpendPolicy } from '@cts/contracts';
 import { z } from 'zod';
+import { IdString } from '../http/query.schemas';
 
 // What the policy service accepts, so the OpenAPI document says it; the service checks again
 // (and checks across fields: per-transaction ≤ daily). A failure here is `400 invalid_policy` too,
@@ -92,4 +93,4 @@ export const AgentKeyBody = z
   .meta({ id: 'CreateAgentApiKeyRequest' });
 export type AgentKeyBody = z.infer<typeof AgentKeyBody>;
 
-export const AgentIdParam = z.string().min(1).max(64);
+export const AgentIdParam = IdString();

@@ -1,5 +1,6 @@
 import { ApiKey, ApiKeyName, Environment } from '@cts/contracts';
 import { z } from 'zod';
+import { IdString } from '../http/query.schemas';
 
 export const ApiKeySchema = ApiKey.meta({
   id: 'ApiKey',
@@ -36,4 +37,4 @@ export const CreateApiKeyBody = z
   .meta({ id: 'CreateApiKeyRequest' });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 
-export const KeyIdParam = z.string().min(1).max(64);
+export const KeyIdParam = IdString();

@@ -5,7 +5,7 @@ import {
   PendingApprovalItem,
 } from '@cts/contracts';
 import { z } from 'zod';
-import { QueryInteger } from '../http/query.schemas';
+import { IdString, QueryInteger } from '../http/query.schemas';
 
 export const PendingApprovalSchema = PendingApprovalItem.meta({
   id: 'PendingApproval',
@@ -23,7 +23,7 @@ export const AgentTransactionSchema = AgentTransactionResource.meta({
     'A held agent transaction after the decision: `approved` (with `transfer_id` once the transfer exists), `rejected`, `expired`, or `failed` with `failure_reason` when the approved transfer could not settle. No amount.',
 });
 
-export const TransactionIdParam = z.string().min(1).max(64);
+export const TransactionIdParam = IdString();
 
 export const AgentTransactionViewSchema = AgentTransactionView.meta({
   id: 'AgentTransactionState',

@@ -1,6 +1,6 @@
 import { EVENT_TYPES, EventResource } from '@cts/contracts';
 import { z } from 'zod';
-import { QueryInteger } from '../http/query.schemas';
+import { IdString, QueryInteger } from '../http/query.schemas';
 
 export const EventSchema = EventResource.meta({
   id: 'Event',
@@ -25,7 +25,7 @@ const Timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 dat
 export const ListEventsQuery = z
   .object({
     limit: QueryInteger(1, 100, 20),
-    starting_after: z.string().min(1).max(64).optional(),
+    starting_after: IdString().optional(),
     type: z
       .union([EventTypeSchema, z.array(EventTypeSchema).max(50)])
       .transform((type) => (Array.isArray(type) ? type : [type]))
@@ -36,4 +36,4 @@ export const ListEventsQuery = z
   .strict();
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
-export const EventIdPathParam = z.string().min(1).max(64);
+export const EventIdPathParam = IdString();

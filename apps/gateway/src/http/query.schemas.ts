@@ -13,3 +13,16 @@ export function QueryInteger(min: number, max: number, fallback: number) {
     .default(fallback)
     .meta({ 'x-openapi': { type: 'integer', minimum: min, maximum: max, default: fallback } });
 }
+
+/** No control character anywhere (the C0 and C1 ranges and DEL). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]+$/;
+
+/**
+ * An identifier in a path or a query (`tr_…`, `whk_…`, a cursor): 1–64 characters, none of them a
+ * control character. No identifier has one, and PostgreSQL cannot even compare text with a NUL in
+ * it: such an id is a bad request (400), not a lookup that fails.
+ */
+export function IdString() {
+  return z.string().min(1).max(64).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
+}

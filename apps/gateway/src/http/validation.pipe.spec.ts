@@ -22,6 +22,26 @@ describe('request validation', () => {
       await gateway.close();
     });
 
+    it('refuses an id with a control character in a path or a cursor: 400, not a lookup', async () => {
+      const alice = seedAccount(gateway.accounts);
+      const cases: [string, string][] = [
+        ['/v1/transfers/tr_%00', 'transfer_id'],
+        ['/v1/webhooks/whk_%00x/deliveries', 'webhook_id'],
+        ['/v1/agents/acct_%7F/spend-policy', 'account_id'],
+        ['/v1/events?starting_after=evt_%0A', 'starting_after'],
+      ];
+
+      for (const [path, param] of cases) {
+        const res = await request(gateway.url).get(path).set(bearer(alice.keys.test.secret)).expect(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+      }
+      // The same route takes a well-formed id past validation (no transfer-service here to answer it).
+      const wellFormed = await request(gateway.url)
+        .get('/v1/transfers/tr_nope')
+        .set(bearer(alice.keys.test.secret));
+      expect(wellFormed.body.error?.code).not.toBe('invalid_request');
+    });
+
     it('rejects an unknown body field with 400 naming it in param', async () => {
       const alice = seedAccount(gateway.accounts);
 

@@ -1,7 +1,7 @@
 import { AssetCode, HeldTransaction, TransferResource, TransferStatus } from '@cts/contracts';
 import { MEMO_MAX_BYTES } from '@cts/crypto';
 import { z } from 'zod';
-import { QueryInteger } from '../http/query.schemas';
+import { IdString, QueryInteger } from '../http/query.schemas';
 
 /** A plain decimal (no sign, exponent, leading zeros or bare dot), not zero; the asset's decimals are checked after. */
 export const AMOUNT_PATTERN = /^(?!0(\.0+)?$)(0|[1-9][0-9]{0,19})(\.[0-9]{1,9})?$/;
@@ -74,4 +74,4 @@ export const ListTransfersQuery = z
   .strict();
 export type ListTransfersQuery = z.infer<typeof ListTransfersQuery>;
 
-export const TransferIdParam = z.string().min(1).max(64);
+export const TransferIdParam = IdString();

@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, WebhookDelivery, WebhookSubscription } from '@cts/contracts';
 import { z } from 'zod';
-import { QueryInteger } from '../http/query.schemas';
+import { IdString, QueryInteger } from '../http/query.schemas';
 
 export const WebhookSchema = WebhookSubscription.meta({
   id: 'Webhook',
@@ -57,8 +57,8 @@ export const ListDeliveriesQuery = z
   .strict();
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
 
-export const WebhookIdParam = z.string().min(1).max(64);
-export const EventIdParam = z.string().min(1).max(64);
+export const WebhookIdParam = IdString();
+export const EventIdParam = IdString();
 
 export const UpdateWebhookBody = z
   .object({

@@ -1,5 +1,6 @@
 import { X402PaymentResource } from '@cts/contracts';
 import { z } from 'zod';
+import { IdString } from '../../http/query.schemas';
 
 const MAX_HEADER = 32_768;
 
@@ -47,6 +48,6 @@ export const X402SettlementBody = z
   .meta({ id: 'X402SettlementRequest' });
 export type X402SettlementBody = z.infer<typeof X402SettlementBody>;
 
-export const X402PaymentIdParam = z.string().min(1).max(64);
+export const X402PaymentIdParam = IdString();
 
 export const X402PaymentSchema = X402PaymentResource.meta({ id: 'X402Payment' });
