@@ -1,5 +1,6 @@
 export * from './environment';
 export * from './ids';
+export * from './text';
 export * from './errors';
 export * from './envelope';
 export * from './contract';

@@ -38,12 +38,7 @@ export const AgentTransactionPageSchema = z
 export const ListAgentTransactionsQuery = z
   .object({
     limit: QueryInteger(1, 100, 20),
-    starting_after: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('The last transaction_id of the previous page'),
+    starting_after: IdString().optional().describe('The last transaction_id of the previous page'),
     status: AgentTransactionStatus.optional(),
   })
   .strict();

@@ -1,3 +1,4 @@
+import { NO_CONTROL_CHARACTERS } from '@cts/contracts';
 import { z } from 'zod';
 
 /**
@@ -13,10 +14,6 @@ export function QueryInteger(min: number, max: number, fallback: number) {
     .default(fallback)
     .meta({ 'x-openapi': { type: 'integer', minimum: min, maximum: max, default: fallback } });
 }
-
-/** No control character anywhere (the C0 and C1 ranges and DEL). */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]+$/;
 
 /**
  * An identifier in a path or a query (`tr_…`, `whk_…`, a cursor): 1–64 characters, none of them a

@@ -29,6 +29,7 @@ describe('request validation', () => {
         ['/v1/webhooks/whk_%00x/deliveries', 'webhook_id'],
         ['/v1/agents/acct_%7F/spend-policy', 'account_id'],
         ['/v1/events?starting_after=evt_%0A', 'starting_after'],
+        ['/v1/agents/acct_x/transactions?starting_after=%00', 'starting_after'],
       ];
 
       for (const [path, param] of cases) {
@@ -40,6 +41,18 @@ describe('request validation', () => {
         .get('/v1/transfers/tr_nope')
         .set(bearer(alice.keys.test.secret));
       expect(wellFormed.body.error?.code).not.toBe('invalid_request');
+    });
+
+    it('refuses an API key name with a control character', async () => {
+      const alice = seedAccount(gateway.accounts);
+
+      const res = await request(gateway.url)
+        .post('/v1/api-keys')
+        .set(bearer(alice.keys.test.secret))
+        .send({ name: 'ci\u0000key' })
+        .expect(400);
+
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'name' });
     });
 
     it('rejects an unknown body field with 400 naming it in param', async () => {
