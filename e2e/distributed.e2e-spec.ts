@@ -17,6 +17,7 @@ import { type DistributedStack, startDistributedStack } from './support/distribu
 import { account, fund, transfersBehaviour } from './support/transfers.behaviour';
 import { webhooksBehaviour } from './support/webhooks.behaviour';
 import { eventsBehaviour } from './support/events.behaviour';
+import { malformedInputBehaviour } from './support/malformed-input.behaviour';
 
 describe('distributed mode: every app its own process over Kafka, PostgreSQL and Redis', () => {
   let running: DistributedStack;
@@ -60,6 +61,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
   agentTransactionsBehaviour(stack);
   webhooksBehaviour(stack, () => receiver);
   eventsBehaviour(stack);
+  malformedInputBehaviour(stack);
   tracingBehaviour(stack, () => collector);
   metricsBehaviour(
     stack,

@@ -14,6 +14,7 @@ import { sdkQuickstartBehaviour } from './support/sdk-quickstart.behaviour';
 import { foundationBehaviour } from './support/foundation.behaviour';
 import { eventsBehaviour } from './support/events.behaviour';
 import { listenBehaviour } from './support/listen.behaviour';
+import { malformedInputBehaviour } from './support/malformed-input.behaviour';
 import { account, fund, provenBalance, transfersBehaviour } from './support/transfers.behaviour';
 
 const collector = new OtlpCollector();
@@ -57,6 +58,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   agentTransactionsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   eventsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
+  malformedInputBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   listenBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   metricsBehaviour(
     () => ({ baseUrl: running.baseUrl, adminToken }),
