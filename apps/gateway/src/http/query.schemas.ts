@@ -16,7 +16,7 @@ export function QueryInteger(min: number, max: number, fallback: number) {
 }
 
 /**
- * An identifier in a path or a query (`tr_…`, `whk_…`, a cursor): 1–64 characters, none of them a
+ * An identifier in a path or a query (`tr_…`, `wh_…`, a cursor): 1–64 characters, none of them a
  * control character. No identifier has one, and PostgreSQL cannot even compare text with a NUL in
  * it: such an id is a bad request (400), not a lookup that fails.
  */
