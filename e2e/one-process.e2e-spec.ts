@@ -58,7 +58,6 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
   agentTransactionsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   sdkQuickstartBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   eventsBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
-  malformedInputBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   listenBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
   metricsBehaviour(
     () => ({ baseUrl: running.baseUrl, adminToken }),
@@ -68,6 +67,8 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
     () => ({ baseUrl: running.baseUrl, adminToken }),
     () => collector,
   );
+  // After tracing: its ≈ 1,000 requests would fill the span exporter's queue, which drops spans.
+  malformedInputBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
 
   it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {
     const created = await account({ baseUrl: running.baseUrl, adminToken });
