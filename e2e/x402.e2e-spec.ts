@@ -275,6 +275,13 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
         body: { error: { code: 'invalid_request', param: 'chain_signature' } },
       });
     }
+    // Another agent's key cannot report it, even with the genuine settlement: as for an unknown id.
+    const stranger = await agent(policy());
+    const byStranger = await http(stack.baseUrl, 'POST', `/v1/agents/x402/payments/${paymentId}/settlement`, {
+      token: stranger.token,
+      body: { chain_signature: settledTx },
+    });
+    expect(byStranger).toMatchObject({ status: 404, body: { error: { code: 'x402_payment_not_found' } } });
     const genuine = await report(settledTx);
     expect(genuine).toMatchObject({ status: 200, body: { status: 'settled', chain_signature: settledTx } });
   }, 120_000);

@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createAccount, http } from './http';
+import { openApi } from './openapi-document';
 
 export interface StackUnderTest {
   baseUrl: string;
   adminToken: string;
 }
-
-const openApi = JSON.parse(readFileSync(join(__dirname, '../../docs/openapi.json'), 'utf8')) as {
-  paths: Record<string, Record<string, unknown>>;
-};
 
 /** Every `/v1` operation of the checked-in OpenAPI document, with path parameters filled in. */
 export const v1Operations = Object.entries(openApi.paths)

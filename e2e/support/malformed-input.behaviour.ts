@@ -1,29 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type StackUnderTest } from './foundation.behaviour';
 import { http } from './http';
+import { openApi, type Schema } from './openapi-document';
 import { account, fund } from './transfers.behaviour';
 
-interface Schema {
-  $ref?: string;
-  type?: string;
-  enum?: unknown[];
-  format?: string;
-  items?: Schema;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-}
-interface Operation {
-  parameters?: { name: string; in: string }[];
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
-}
-
-const openApi = JSON.parse(readFileSync(join(__dirname, '../../docs/openapi.json'), 'utf8')) as {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
-};
 const resolve = (schema: Schema | undefined): Schema | undefined =>
   schema?.$ref ? openApi.components.schemas[schema.$ref.split('/').pop() ?? ''] : schema;
 
