@@ -1,4 +1,5 @@
-// Helpers of `npm run bench:distributed`: CPU from /proc, HTTP load, and the two modes' start.
+// Helpers of `npm run bench:distributed` (and `npm run bench`): CPU from /proc, HTTP load, and the two
+// modes' start.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,9 @@ function procStat(pid) {
     return null; // gone
   }
 }
+
+/** User + system CPU seconds of one process (every thread), 0 once it is gone. */
+export const cpuSecondsOf = (pid) => (procStat(pid)?.ticks ?? 0) / TICKS_PER_SECOND;
 
 const cmdline = (pid) => {
   try {

@@ -11,13 +11,12 @@
 // sit between two raw phases and are compared with their mean, and the median round is the result.
 // Before the first round, every phase runs once uncounted (warm-up).
 // Whatever is not being measured is paused (SIGSTOP), so it takes none of the CPU.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cpuSecondsOf, startOneProcess } from './bench-distributed-support.mjs';
 import { build } from './build.mjs';
 import { repoRoot } from './projects.mjs';
 
@@ -41,53 +40,22 @@ const require = createRequire(import.meta.url);
 const ledgerLib = require(join(repoRoot, 'dist/libs/ledger'));
 const { Agent, request } = require('undici');
 const ENGINES = ['native', 'wasm'];
-const CLOCK_TICKS = 100; // USER_HZ: /proc times are in 1/100 s on Linux
 
-async function startOneProcess(engine) {
-  const dataDir = mkdtempSync(join(tmpdir(), `cts-bench-${engine}-`));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    METRICS_PORT: '0',
-    CTS_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    CTS_PROOF_ENGINE: engine,
-  };
-  delete env.DATABASE_URL;
-  delete env.KAFKA_BROKERS;
-  delete env.REDIS_URL;
-  const child = spawn(process.execPath, [join(repoRoot, 'tools/start.mjs')], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 180_000;
-  while (!output.includes('is running')) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`one-process mode (${engine}) did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGCONT');
-    child.kill('SIGINT');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+/** The one-process mode (`npm start`) with one proof engine, which the bench can pause and measure. */
+async function startOneProcessWith(engine) {
+  const one = await startOneProcess({ METRICS_PORT: '0', CTS_PROOF_ENGINE: engine });
+  const [pid] = one.pids;
   return {
+    ...one,
     engine,
-    baseUrl: `http://127.0.0.1:${port}`,
-    adminToken: readFileSync(join(dataDir, 'admin-token'), 'utf8').trim(),
     /** User + system CPU seconds of the one-process mode's node process (every thread). */
-    cpuSeconds: () => {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    cpuSeconds: () => cpuSecondsOf(pid),
+    pause: () => process.kill(pid, 'SIGSTOP'),
+    resume: () => process.kill(pid, 'SIGCONT'),
+    stop: async () => {
+      process.kill(pid, 'SIGCONT');
+      await one.stop();
     },
-    pause: () => child.kill('SIGSTOP'),
-    resume: () => child.kill('SIGCONT'),
-    stop,
   };
 }
 
@@ -220,7 +188,7 @@ const stacks = [];
 const rounds = [];
 let proofCpuMs;
 try {
-  for (const engine of ENGINES) stacks.push(await startOneProcess(engine));
+  for (const engine of ENGINES) stacks.push(await startOneProcessWith(engine));
   const [native, wasm] = stacks;
   proofCpuMs = await withOnly(stacks, null, () =>
     Object.fromEntries(ENGINES.map((name) => [name, measureProofCpu(name)])),
