@@ -60,12 +60,13 @@ async function startOneProcessWith(engine) {
 }
 
 /**
- * The load generator's HTTP client: undici's `request` on kept-alive connections. It shares the two
- * cores with the stack under test while the raw phase has no client at all, so it should cost as
- * little as it can: `fetch` took 2.0–2.2 ms of this process's CPU per transfer, `request` about half
- * of that (session 13; each phase prints it).
+ * The load generator's HTTP client: undici's `request` on kept-alive connections (closed by the
+ * client before the server's keep-alive timeout, as the server's `Keep-Alive` header asks). It shares
+ * the two cores with the stack under test while the raw phase has no client at all, so it should cost
+ * as little as it can: `fetch` took 2.0–2.5 ms of this process's CPU per transfer, `request`
+ * 0.8–1.2 ms (alternating windows on one stack, session 13); each phase prints it.
  */
-const client = new Agent({ keepAliveTimeout: 30_000 });
+const client = new Agent();
 
 async function call(baseUrl, method, path, token, body, headers = {}) {
   const response = await request(`${baseUrl}${path}`, {
