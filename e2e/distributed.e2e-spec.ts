@@ -67,7 +67,7 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
     () => running.stack.processes.find((p) => p.app === 'gateway')?.healthUrl ?? '',
     () => running.stack.processes.find((p) => p.app === 'transfer-service')?.healthUrl ?? '',
   );
-  // After tracing: its ≈ 1,000 requests would fill the span exporter's queue, which drops spans.
+  // After tracing, so that its ≈ 1,000 requests' spans are not still being exported during it.
   malformedInputBehaviour(stack);
 
   it("resolves a transfer's recipient over the direct query path, not through account-service's command topic", async () => {

@@ -67,7 +67,7 @@ describe('one-process mode (npm start): embedded PostgreSQL and the in-process b
     () => ({ baseUrl: running.baseUrl, adminToken }),
     () => collector,
   );
-  // After tracing: its ≈ 1,000 requests would fill the span exporter's queue, which drops spans.
+  // After tracing, so that its ≈ 1,000 requests' spans are not still being exported during it.
   malformedInputBehaviour(() => ({ baseUrl: running.baseUrl, adminToken }));
 
   it('shuts down cleanly on Ctrl-C and reuses its data and ledger on the next start', async () => {

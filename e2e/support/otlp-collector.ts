@@ -7,12 +7,22 @@ export interface CollectedSpan {
   parentSpanId?: string;
   name: string;
   service: string;
+  /** When the span started, in ms since the epoch (the exporting process's clock). */
+  startMs: number;
 }
 
 interface OtlpJson {
   resourceSpans?: {
     resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string }[] }[];
+    scopeSpans?: {
+      spans?: {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        startTimeUnixNano: string | number;
+      }[];
+    }[];
   }[];
 }
 
@@ -55,6 +65,7 @@ export class OtlpCollector {
             parentSpanId: span.parentSpanId,
             name: span.name,
             service,
+            startMs: Number(BigInt(span.startTimeUnixNano) / 1_000_000n),
           });
         }
       }
