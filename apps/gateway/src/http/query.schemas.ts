@@ -1,4 +1,4 @@
-import { NO_CONTROL_CHARACTERS } from '@cts/contracts';
+import { withoutControlCharacters } from '@cts/contracts';
 import { z } from 'zod';
 
 /**
@@ -21,5 +21,5 @@ export function QueryInteger(min: number, max: number, fallback: number) {
  * it: such an id is a bad request (400), not a lookup that fails.
  */
 export function IdString() {
-  return z.string().min(1).max(64).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
+  return withoutControlCharacters(z.string().min(1).max(64));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Environment } from '../environment';
-import { NO_CONTROL_CHARACTERS } from '../text';
+import { withoutControlCharacters } from '../text';
 
 export const AccountType = z.enum(['personal', 'business', 'agent']);
 export type AccountType = z.infer<typeof AccountType>;
@@ -57,9 +57,4 @@ export const Principal = z.object({
 });
 export type Principal = z.infer<typeof Principal>;
 
-export const ApiKeyName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
+export const ApiKeyName = withoutControlCharacters(z.string().trim().min(1).max(64));
