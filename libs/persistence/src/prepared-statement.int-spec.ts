@@ -52,4 +52,18 @@ describe('PreparedStatement (real PostgreSQL)', () => {
     await expect(failing.run(dataSource, [0])).rejects.toMatchObject({ code: '22012' });
     expect(await failing.run(dataSource, [1])).toEqual([{ quotient: 1 }]);
   });
+
+  it('names a composed statement after its text: one name per text, kept prepared by the server', async () => {
+    const text = (table: string) => `SELECT count(*)::int AS n FROM ${table} WHERE $1::int > 0`;
+    const first = PreparedStatement.of<{ n: number }>(text('pg_class'));
+    expect(PreparedStatement.of(text('pg_class'))).toBe(first);
+    expect(PreparedStatement.of(text('pg_namespace')).name).not.toBe(first.name);
+    await dataSource.transaction(async (manager) => {
+      await first.run(manager, [1]);
+      await PreparedStatement.of(text('pg_class')).run(manager, [1]);
+      expect(
+        await manager.query(`SELECT statement FROM pg_prepared_statements WHERE name = $1`, [first.name]),
+      ).toEqual([{ statement: text('pg_class') }]);
+    });
+  });
 });

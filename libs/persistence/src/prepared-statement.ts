@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 
 interface PgClient {
@@ -13,10 +14,26 @@ interface PgClient {
  * texts on a connection).
  */
 export class PreparedStatement<Row> {
+  private static readonly byText = new Map<string, PreparedStatement<unknown>>();
+
   constructor(
     readonly name: string,
     readonly text: string,
   ) {}
+
+  /**
+   * The statement of `text`, named after it: for a statement composed at its call site from parts
+   * that do not change (a schema, a repository's INSERT), so each call site has one text and one name.
+   */
+  static of<Row>(text: string): PreparedStatement<Row> {
+    let statement = PreparedStatement.byText.get(text);
+    if (!statement) {
+      const name = `stmt_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+      statement = new PreparedStatement<unknown>(name, text);
+      PreparedStatement.byText.set(text, statement);
+    }
+    return statement as PreparedStatement<Row>;
+  }
 
   /** On the connection of `manager`'s transaction, or on a pooled connection of `dataSource`. */
   async run(on: EntityManager | DataSource, values: unknown[]): Promise<Row[]> {

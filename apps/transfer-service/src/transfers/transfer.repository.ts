@@ -54,6 +54,11 @@ const FIND_EXISTING = new PreparedStatement<TransferRow>(
     `OR (sender_account_id = $2 AND environment = $3 AND idempotency_key = $4) LIMIT 1`,
 );
 
+const RECORD_SIGNATURE = new PreparedStatement<never>(
+  'transfers.record_signature',
+  'UPDATE "transfers"."transfers" SET chain_signature = $2, updated_at = $3 WHERE id = $1',
+);
+
 const fromRow = (row: TransferRow): TransferRecord => ({
   id: row.id,
   environment: row.environment as Environment,
@@ -126,10 +131,7 @@ export class TransferRepository {
 
   /** Before the transaction is sent: a crash after this leaves the reconciler a signature to ask about. */
   async recordSignature(id: string, chainSignature: string): Promise<void> {
-    await this.dataSource.query(
-      'UPDATE "transfers"."transfers" SET chain_signature = $2, updated_at = $3 WHERE id = $1',
-      [id, chainSignature, new Date()],
-    );
+    await RECORD_SIGNATURE.run(this.dataSource, [id, chainSignature, new Date()]);
   }
 
   /**

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { type DataSource } from 'typeorm';
 import { type MessagePublisher } from '@cts/messaging';
 import { outboxBacklog } from '@cts/platform';
+import { PreparedStatement } from '../prepared-statement';
 
 export interface OutboxRelayOptions {
   schema: string;
@@ -83,13 +84,12 @@ export class OutboxRelay {
   async relayOnce(): Promise<number> {
     const schema = this.options.schema;
     return this.dataSource.transaction(async (manager) => {
-      const [marked]: [UnsentRow[], number] = await manager.query(
+      const marked = await PreparedStatement.of<UnsentRow>(
         `UPDATE "${schema}"."outbox" SET sent_at = now() WHERE id IN (
            SELECT id FROM "${schema}"."outbox" WHERE sent_at IS NULL
            ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING id, topic, key, envelope, created_at`,
-        [this.batchSize],
-      );
+      ).run(manager, [this.batchSize]);
       if (marked.length === 0) {
         return 0;
       }
