@@ -46,11 +46,22 @@ export class OutboxRelay {
   private backlog = 0;
   private backlogSampledAt = 0;
 
+  private readonly markUnsent: PreparedStatement<UnsentRow>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly publisher: MessagePublisher,
     private readonly options: OutboxRelayOptions,
-  ) {}
+  ) {
+    const schema = options.schema;
+    this.markUnsent = new PreparedStatement<UnsentRow>(
+      `outbox.mark_unsent:${schema}`,
+      `UPDATE "${schema}"."outbox" SET sent_at = now() WHERE id IN (
+         SELECT id FROM "${schema}"."outbox" WHERE sent_at IS NULL
+         ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, topic, key, envelope, created_at`,
+    );
+  }
 
   start(): void {
     this.stopped = false;
@@ -82,14 +93,8 @@ export class OutboxRelay {
    * between rolls it back, and they go again.
    */
   async relayOnce(): Promise<number> {
-    const schema = this.options.schema;
     return this.dataSource.transaction(async (manager) => {
-      const marked = await PreparedStatement.of<UnsentRow>(
-        `UPDATE "${schema}"."outbox" SET sent_at = now() WHERE id IN (
-           SELECT id FROM "${schema}"."outbox" WHERE sent_at IS NULL
-           ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, topic, key, envelope, created_at`,
-      ).run(manager, [this.batchSize]);
+      const marked = await this.markUnsent.run(manager, [this.batchSize]);
       if (marked.length === 0) {
         return 0;
       }
