@@ -41,6 +41,46 @@ describe('base64 encoding', () => {
   );
 });
 
+describe('base64 encoding without Buffer (the browser build)', () => {
+  type Encoding = typeof import('./encoding');
+  const loadedWithoutBuffer = (): Encoding => {
+    const saved = globalThis.Buffer;
+    let module: Encoding | undefined;
+    try {
+      (globalThis as { Buffer?: unknown }).Buffer = undefined;
+      jest.isolateModules(() => {
+        module = jest.requireActual<Encoding>('./encoding');
+      });
+    } finally {
+      globalThis.Buffer = saved;
+    }
+    if (!module) throw new Error('not loaded');
+    return module;
+  };
+  const browser = loadedWithoutBuffer();
+
+  it('gives what the Node path gives, for any bytes and both alphabets', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const standard = browser.encodeBase64(bytes);
+        const urlSafe = browser.encodeBase64Url(bytes);
+        const decoded = browser.decodeBase64(urlSafe);
+        return (
+          standard === encodeBase64(bytes) &&
+          urlSafe === encodeBase64Url(bytes) &&
+          decoded !== undefined &&
+          bytesEqual(decoded, bytes) &&
+          bytesEqual(browser.decodeBase64(standard) ?? Uint8Array.of(), bytes)
+        );
+      }),
+    );
+  });
+
+  it.each(['A', 'AQI=x', 'AQ I=', 'AQ===', '@@@@'])('rejects malformed input %p too', (text) => {
+    expect(browser.decodeBase64(text)).toBeUndefined();
+  });
+});
+
 describe('utf8Decode', () => {
   it('refuses invalid UTF-8 instead of substituting characters', () => {
     expect(() => utf8Decode(Uint8Array.of(0xff, 0xfe))).toThrow();
