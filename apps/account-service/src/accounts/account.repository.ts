@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AccountType, type Environment, type KycStatus } from '@cts/contracts';
+import { PreparedStatement } from '@cts/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AccountState } from './account.domain';
 import { AccountEntity, VerifiedDomainEntity } from './account.entity';
@@ -13,6 +14,34 @@ const toState = (row: AccountEntity): AccountState => ({
   addresses: { test: row.addressTest, live: row.addressLive },
   createdAt: row.createdAt,
 });
+
+interface AccountRow {
+  id: string;
+  handle: string;
+  type: string;
+  kyc_status: string;
+  owner_account_id: string | null;
+  address_test: string | null;
+  address_live: string | null;
+  created_at: Date;
+}
+
+const rowToState = (row: AccountRow): AccountState => ({
+  id: row.id,
+  handle: row.handle,
+  type: row.type as AccountType,
+  kycStatus: row.kyc_status as KycStatus,
+  ownerAccountId: row.owner_account_id,
+  addresses: { test: row.address_test, live: row.address_live },
+  createdAt: row.created_at,
+});
+
+/** Every transfer resolves its parties with it: prepared, and without building the query each time. */
+const FIND_BY_ID_AND_HANDLE = new PreparedStatement<AccountRow>(
+  'accounts.find_by_id_and_handle',
+  `SELECT id, handle, type, kyc_status, owner_account_id, address_test, address_live, created_at
+     FROM "accounts"."accounts" WHERE id = $1 OR handle = $2`,
+);
 
 const ADDRESS_COLUMN = { test: 'addressTest', live: 'addressLive' } as const;
 
@@ -35,10 +64,10 @@ export class AccountRepository {
     id: string,
     handle: string,
   ): Promise<{ byId: AccountState | null; byHandle: AccountState | null }> {
-    const rows = await this.dataSource.manager.find(AccountEntity, { where: [{ id }, { handle }] });
+    const rows = await FIND_BY_ID_AND_HANDLE.run(this.dataSource, [id, handle]);
     const byId = rows.find((row) => row.id === id);
     const byHandle = rows.find((row) => row.handle === handle);
-    return { byId: byId ? toState(byId) : null, byHandle: byHandle ? toState(byHandle) : null };
+    return { byId: byId ? rowToState(byId) : null, byHandle: byHandle ? rowToState(byHandle) : null };
   }
 
   async findByAddress(address: string, environment: Environment): Promise<AccountState | null> {
