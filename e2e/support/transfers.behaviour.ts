@@ -228,6 +228,21 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     expect(await provenBalance(stack(), alice)).toBe('1');
   }, 90_000);
 
+  // More senders than a service's database pool has connections: each sender's settlement holds
+  // its account lock throughout (with ten, the locks once held every connection and nothing moved).
+  it('settles transfers from sixteen accounts at once', async () => {
+    const recipient = await account(stack());
+    const senders = await Promise.all(Array.from({ length: 16 }, () => account(stack())));
+    await Promise.all(senders.map((sender) => fund(stack(), sender, '1')));
+    const results = await Promise.all(
+      senders.map((sender) => send(stack(), sender, { to: recipient.account.handle, amount: '0.25' })),
+    );
+    expect(results.map((r) => [r.status, (r.body as TransferBody).status])).toEqual(
+      senders.map(() => [200, 'confirmed']),
+    );
+    expect(await provenBalance(stack(), recipient)).toBe('4');
+  }, 120_000);
+
   it('lists only the caller’s transfers of the key’s environment, newest first, with filters and pages', async () => {
     const [alice, bob, carol] = [await account(stack()), await account(stack()), await account(stack())];
     await fund(stack(), alice, '10');

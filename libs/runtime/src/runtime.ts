@@ -23,6 +23,11 @@ export interface Runtime {
   config: AppConfig;
   secrets: Secrets;
   databaseUrl: string;
+  /**
+   * The runtime started PostgreSQL for this process alone (the one-process mode's embedded server,
+   * whose data directory one server at a time may hold): no other process can share its locks.
+   */
+  ownsDatabase?: boolean;
   /** The in-process broker (embedded mode). */
   bus?: InProcessBus;
   /** Kafka connection settings (distributed mode). */
@@ -42,6 +47,7 @@ export async function createEmbeddedRuntime(config: AppConfig): Promise<Runtime>
     config,
     secrets: resolveSecrets(config, true),
     databaseUrl: config.DATABASE_URL ?? postgres?.url ?? '',
+    ownsDatabase: postgres !== undefined,
     bus: defaultInProcessBus(),
     logger: (name) => createLogger(name, config.LOG_LEVEL),
     createCache: () => cache,

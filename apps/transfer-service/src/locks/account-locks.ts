@@ -1,17 +1,36 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, Optional } from '@nestjs/common';
+import { RUNTIME, type Runtime } from '@cts/runtime';
+import { Pool, type PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+
+/**
+ * Advisory locks held at once by one replica. Each holds a connection of its own pool for as long as
+ * its settlement runs, so holders never take the connections their work needs: with the service's
+ * pool, ten accounts settling at once held all ten and waited for an eleventh for good.
+ */
+export const LOCK_CONNECTIONS = 8;
+const IDLE_LOCK_CONNECTION_MS = 10_000;
 
 /**
  * One settlement at a time per ledger account, across every replica (ARCHITECTURE §5: a proof is
  * bound to the source's current balance ciphertext). A Postgres session advisory lock, released by
  * the database if this process dies; an in-process queue in front so that waiting callers of one
- * replica hold at most one connection.
+ * replica hold at most one connection. When the runtime owns its database (the one-process mode's
+ * embedded server) no other process can settle from these accounts, and the queue alone suffices.
  */
 @Injectable()
-export class AccountLocks {
+export class AccountLocks implements OnModuleDestroy {
+  private readonly logger = new Logger(AccountLocks.name);
   private readonly local = new Map<string, Promise<void>>();
+  private readonly sharedWithOtherProcesses: boolean;
+  private lockPool: Pool | undefined;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(RUNTIME) runtime?: Runtime,
+  ) {
+    this.sharedWithOtherProcesses = runtime?.ownsDatabase !== true;
+  }
 
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const previous = this.local.get(key) ?? Promise.resolve();
@@ -21,7 +40,7 @@ export class AccountLocks {
     this.local.set(key, tail);
     await previous;
     try {
-      return await this.withAdvisoryLock(key, work);
+      return this.sharedWithOtherProcesses ? await this.withAdvisoryLock(key, work) : await work();
     } finally {
       release();
       if (this.local.get(key) === tail) {
@@ -35,38 +54,71 @@ export class AccountLocks {
     if (this.local.has(key)) {
       return undefined;
     }
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    if (!this.sharedWithOtherProcesses) {
+      return this.run(key, work);
+    }
+    return this.holding(key, 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', work);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.lockPool?.end();
+  }
+
+  private async withAdvisoryLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const result = await this.holding(
+      key,
+      'SELECT true AS locked FROM pg_advisory_lock(hashtextextended($1, 0))',
+      async () => ({ value: await work() }),
+    );
+    if (!result) {
+      throw new Error(`advisory lock ${key} was not taken`);
+    }
+    return result.value;
+  }
+
+  /** Runs `work` while a lock connection holds `key` (undefined when `lock` answers not locked). */
+  private async holding<T>(key: string, lock: string, work: () => Promise<T>): Promise<T | undefined> {
+    const client = await this.connection();
+    // A connection whose lock or unlock failed is closed, not pooled: closing releases its locks.
+    let broken = false;
     try {
-      const rows = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [
-        key,
-      ])) as { locked: boolean }[];
-      if (!rows[0]?.locked) {
+      let locked: boolean;
+      try {
+        locked = (await client.query<{ locked: boolean }>(lock, [key])).rows[0]?.locked === true;
+      } catch (error: unknown) {
+        broken = true;
+        throw error;
+      }
+      if (!locked) {
         return undefined;
       }
       try {
         return await work();
       } finally {
-        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+        try {
+          await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+        } catch (error: unknown) {
+          broken = true;
+          this.logger.warn(`unlocking ${key} failed, closing its connection: ${String(error)}`);
+        }
       }
     } finally {
-      await runner.release();
+      client.release(broken);
     }
   }
 
-  private async withAdvisoryLock<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
-      try {
-        return await work();
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
-      }
-    } finally {
-      await runner.release();
+  private connection(): Promise<PoolClient> {
+    if (!this.lockPool) {
+      const { url } = this.dataSource.options as { url?: string };
+      this.lockPool = new Pool({
+        connectionString: url,
+        max: LOCK_CONNECTIONS,
+        idleTimeoutMillis: IDLE_LOCK_CONNECTION_MS,
+      });
+      // An idle connection lost with the database (a restart) is replaced on the next checkout.
+      this.lockPool.on('error', (error) => this.logger.warn(`lock connection lost: ${error.message}`));
     }
+    return this.lockPool.connect();
   }
 }
 
