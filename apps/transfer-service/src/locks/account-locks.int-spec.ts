@@ -141,4 +141,22 @@ describe('AccountLocks (real PostgreSQL)', () => {
       await small.destroy();
     }
   });
+
+  it('survives its lock connection being killed while the work runs (a database restart), and locks again', async () => {
+    const locks = locksOn(dataSource);
+    const first = held();
+    const running = locks.run('settle:test:acct_lost:USDC', async () => {
+      await first.work();
+      return 'settled';
+    });
+    await first.started;
+    await dataSource.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    first.release();
+    expect(await running).toBe('settled');
+    expect(await locks.run('settle:test:acct_lost:USDC', () => Promise.resolve('again'))).toBe('again');
+    expect(await heldAdvisoryLocks()).toBe(0);
+  });
 });

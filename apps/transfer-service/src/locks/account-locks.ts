@@ -81,6 +81,13 @@ export class AccountLocks implements OnModuleDestroy {
     const client = await this.connection();
     // A connection whose lock or unlock failed is closed, not pooled: closing releases its locks.
     let broken = false;
+    // Lost while the work runs (the database restarted): the unlock then fails, and without a
+    // listener the client's 'error' event would crash the process.
+    const lost = (error: Error) => {
+      broken = true;
+      this.logger.warn(`lock connection for ${key} lost: ${error.message}`);
+    };
+    client.on('error', lost);
     try {
       let locked: boolean;
       try {
@@ -103,6 +110,7 @@ export class AccountLocks implements OnModuleDestroy {
         }
       }
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }
