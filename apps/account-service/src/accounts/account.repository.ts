@@ -15,31 +15,12 @@ const toState = (row: AccountEntity): AccountState => ({
   createdAt: row.createdAt,
 });
 
-interface AccountRow {
-  id: string;
-  handle: string;
-  type: string;
-  kyc_status: string;
-  owner_account_id: string | null;
-  address_test: string | null;
-  address_live: string | null;
-  created_at: Date;
-}
-
-const rowToState = (row: AccountRow): AccountState => ({
-  id: row.id,
-  handle: row.handle,
-  type: row.type as AccountType,
-  kycStatus: row.kyc_status as KycStatus,
-  ownerAccountId: row.owner_account_id,
-  addresses: { test: row.address_test, live: row.address_live },
-  createdAt: row.created_at,
-});
-
 /** Every transfer resolves its parties with it: prepared, and without building the query each time. */
-const FIND_BY_ID_AND_HANDLE = new PreparedStatement<AccountRow>(
+const FIND_BY_ID_AND_HANDLE = new PreparedStatement<AccountEntity>(
   'accounts.find_by_id_and_handle',
-  `SELECT id, handle, type, kyc_status, owner_account_id, address_test, address_live, created_at
+  `SELECT id, handle, type, kyc_status AS "kycStatus", owner_account_id AS "ownerAccountId",
+          address_test AS "addressTest", address_live AS "addressLive", created_at AS "createdAt",
+          updated_at AS "updatedAt"
      FROM "accounts"."accounts" WHERE id = $1 OR handle = $2`,
 );
 
@@ -67,7 +48,7 @@ export class AccountRepository {
     const rows = await FIND_BY_ID_AND_HANDLE.run(this.dataSource, [id, handle]);
     const byId = rows.find((row) => row.id === id);
     const byHandle = rows.find((row) => row.handle === handle);
-    return { byId: byId ? rowToState(byId) : null, byHandle: byHandle ? rowToState(byHandle) : null };
+    return { byId: byId ? toState(byId) : null, byHandle: byHandle ? toState(byHandle) : null };
   }
 
   async findByAddress(address: string, environment: Environment): Promise<AccountState | null> {

@@ -48,6 +48,25 @@ describe('AccountLocks (real PostgreSQL)', () => {
     await Promise.all(created.splice(0).map((locks) => locks.onModuleDestroy()));
   });
 
+  /** A second run of `key` starts only once the first, still holding it, is released. */
+  const expectSecondAfterFirst = async (
+    locks: AccountLocks,
+    key: string,
+    releaseFirst: () => void,
+    first: Promise<unknown>,
+  ) => {
+    const order: string[] = [];
+    const second = locks.run(key, () => {
+      order.push('second');
+      return Promise.resolve();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    order.push('first released');
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first released', 'second']);
+  };
+
   const heldAdvisoryLocks = async () =>
     ((await dataSource.query(ADVISORY_LOCKS)) as { held: number }[])[0]?.held;
 
@@ -60,16 +79,7 @@ describe('AccountLocks (real PostgreSQL)', () => {
     expect(await heldAdvisoryLocks()).toBe(1);
     expect(await replicaB.tryRun('settle:test:acct_a:USDC', () => Promise.resolve('ran'))).toBeUndefined();
 
-    const order: string[] = [];
-    const second = replicaB.run('settle:test:acct_a:USDC', () => {
-      order.push('second');
-      return Promise.resolve();
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    order.push('first released');
-    first.release();
-    await Promise.all([running, second]);
-    expect(order).toEqual(['first released', 'second']);
+    await expectSecondAfterFirst(replicaB, 'settle:test:acct_a:USDC', first.release, running);
     expect(await heldAdvisoryLocks()).toBe(0);
   });
 
@@ -82,16 +92,7 @@ describe('AccountLocks (real PostgreSQL)', () => {
     expect(await locks.tryRun('settle:test:acct_b:USDC', () => Promise.resolve('ran'))).toBeUndefined();
     expect(await locks.tryRun('settle:test:acct_c:USDC', () => Promise.resolve('ran'))).toBe('ran');
 
-    const order: string[] = [];
-    const second = locks.run('settle:test:acct_b:USDC', () => {
-      order.push('second');
-      return Promise.resolve();
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    order.push('first released');
-    first.release();
-    await Promise.all([running, second]);
-    expect(order).toEqual(['first released', 'second']);
+    await expectSecondAfterFirst(locks, 'settle:test:acct_b:USDC', first.release, running);
   });
 
   it('holds the key for work started by tryRun when the runtime owns its database', async () => {
