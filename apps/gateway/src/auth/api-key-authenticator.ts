@@ -7,6 +7,13 @@ import { PrincipalCache } from './principal-cache';
 
 const unauthorized = (message: string) => new DomainError('unauthorized', message);
 
+/** An API key as presented: well-formed, not yet checked. */
+export interface PresentedKey {
+  environment: Principal['environment'];
+  /** The keyed hash it is stored and cached under; it also names the key's rate-limit counter. */
+  hash: string;
+}
+
 /** Turns an `Authorization` header into the principal of a live (unrevoked) API key. */
 @Injectable()
 export class ApiKeyAuthenticator {
@@ -16,7 +23,8 @@ export class ApiKeyAuthenticator {
     private readonly commands: CommandBus,
   ) {}
 
-  async authenticate(authorization: string | undefined, requestId: string): Promise<Principal> {
+  /** The key in the header, or `401 unauthorized` when there is none or it is malformed. */
+  presented(authorization: string | undefined): PresentedKey {
     const secret = bearerToken(authorization);
     if (!secret) {
       throw unauthorized('Missing API key: send Authorization: Bearer svc_live_… or svc_test_…');
@@ -27,7 +35,10 @@ export class ApiKeyAuthenticator {
         'Malformed API key: expected svc_live_… or svc_test_… followed by 43 letters and digits',
       );
     }
-    const hash = this.hasher.hash(secret);
+    return { environment, hash: this.hasher.hash(secret) };
+  }
+
+  async authenticate({ environment, hash }: PresentedKey, requestId: string): Promise<Principal> {
     // Both reads at once: one round trip to the shared cache, not two. They still reach it in this
     // order on its one connection, so a revocation (tombstone first, then the entry) is seen as before.
     const [revoked, cached] = await Promise.all([this.principals.isRevoked(hash), this.principals.get(hash)]);

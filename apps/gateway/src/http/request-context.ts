@@ -1,10 +1,13 @@
 import { type MessageContext, type Principal } from '@cts/contracts';
 import { type Request } from 'express';
+import { type RateLimitDecision } from '../rate-limit/rate-limiter';
 
 /** What the gateway attaches to a request on its way through middleware and guards. */
 export interface GatewayRequest extends Request {
   requestId?: string;
   principal?: Principal;
+  /** The request counted against its API key's limit (started by the API key guard). */
+  rateLimit?: Promise<RateLimitDecision>;
   admin?: boolean;
 }
 

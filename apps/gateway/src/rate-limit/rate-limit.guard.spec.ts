@@ -55,6 +55,49 @@ describe('rate limit per API key', () => {
   });
 });
 
+describe('rate limit with the shared cache', () => {
+  /** Logs what reaches the cache, and when a read is answered. */
+  class RecordingCache extends MemoryCacheStore {
+    readonly log: string[] = [];
+
+    override async get(key: string): Promise<string | null> {
+      const kind = key.slice(0, key.indexOf(':'));
+      this.log.push(`read ${kind}`);
+      const value = await super.get(key);
+      this.log.push(`answered ${kind}`);
+      return value;
+    }
+
+    override increment(key: string, ttlSeconds: number): Promise<{ value: number; ttlSeconds: number }> {
+      this.log.push(`count ${key.slice(0, key.indexOf(':'))}`);
+      return super.increment(key, ttlSeconds);
+    }
+  }
+
+  it('counts the request while the key is read: one round trip to the cache, not two', async () => {
+    const cache = new RecordingCache();
+    const gateway = await startTestGateway({ cache, env: { RATE_LIMIT_PER_MINUTE: '100' } });
+    try {
+      const alice = seedAccount(gateway.accounts);
+      const key = bearer(alice.keys.test.secret);
+      await request(gateway.url).get('/v1/accounts/me').set(key).expect(200);
+      cache.log.length = 0;
+
+      const res = await request(gateway.url).get('/v1/accounts/me').set(key).expect(200);
+
+      expect(res.headers['x-ratelimit-remaining']).toBe('98');
+      expect(cache.log.slice(0, 4)).toEqual([
+        'count ratelimit',
+        'read apikey-revoked',
+        'read apikey',
+        'answered apikey-revoked',
+      ]);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('RateLimiter', () => {
   it('starts a fresh budget with each minute', async () => {
     let now = Date.UTC(2026, 0, 1, 12, 0, 50);

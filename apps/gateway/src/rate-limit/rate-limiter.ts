@@ -12,7 +12,10 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
-/** A fixed one-minute window per API key, counted in the shared cache so every replica agrees. */
+/**
+ * A fixed one-minute window per API key (named by its keyed hash, known before the key is looked
+ * up), counted in the shared cache so every replica agrees.
+ */
 @Injectable()
 export class RateLimiter {
   constructor(
@@ -20,12 +23,12 @@ export class RateLimiter {
     @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
   ) {}
 
-  async hit(keyId: string): Promise<RateLimitDecision> {
+  async hit(keyHash: string): Promise<RateLimitDecision> {
     const now = this.settings.now();
     const window = Math.floor(now / WINDOW_MS);
     const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
     // The window number is part of the key, so the ttl only has to clean up after the window.
-    const { value } = await this.cache.increment(`ratelimit:${keyId}:${window}`, resetSeconds + 1);
+    const { value } = await this.cache.increment(`ratelimit:${keyHash}:${window}`, resetSeconds + 1);
     const limit = this.settings.rateLimitPerMinute;
     return { allowed: value <= limit, limit, remaining: Math.max(0, limit - value), resetSeconds };
   }

@@ -76,42 +76,52 @@ export class AccountLocks implements OnModuleDestroy {
     return result.value;
   }
 
-  /** Runs `work` while a lock connection holds `key` (undefined when `lock` answers not locked). */
+  /**
+   * Runs `work` while a lock connection holds `key` (undefined when `lock` answers not locked). The
+   * unlock is not waited for: the result goes back at once (a round trip sooner), and the connection
+   * returns to the pool only once it has unlocked, so no pooled connection ever holds a lock. Whoever
+   * locks the key meanwhile waits for that unlock in the database.
+   */
   private async holding<T>(key: string, lock: string, work: () => Promise<T>): Promise<T | undefined> {
     const client = await this.connection();
     // A connection whose lock or unlock failed is closed, not pooled: closing releases its locks.
-    let broken = false;
+    const state = { broken: false };
     // Lost while the work runs (the database restarted): the unlock then fails, and without a
     // listener the client's 'error' event would crash the process.
     const lost = (error: Error) => {
-      broken = true;
+      state.broken = true;
       this.logger.warn(`lock connection for ${key} lost: ${error.message}`);
     };
-    client.on('error', lost);
-    try {
-      let locked: boolean;
-      try {
-        locked = (await client.query<{ locked: boolean }>(lock, [key])).rows[0]?.locked === true;
-      } catch (error: unknown) {
-        broken = true;
-        throw error;
-      }
-      if (!locked) {
-        return undefined;
-      }
-      try {
-        return await work();
-      } finally {
-        try {
-          await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
-        } catch (error: unknown) {
-          broken = true;
-          this.logger.warn(`unlocking ${key} failed, closing its connection: ${String(error)}`);
-        }
-      }
-    } finally {
+    const giveBack = () => {
       client.off('error', lost);
-      client.release(broken);
+      client.release(state.broken);
+    };
+    client.on('error', lost);
+    let locked: boolean;
+    try {
+      locked = (await client.query<{ locked: boolean }>(lock, [key])).rows[0]?.locked === true;
+    } catch (error: unknown) {
+      state.broken = true;
+      giveBack();
+      throw error;
+    }
+    if (!locked) {
+      giveBack();
+      return undefined;
+    }
+    try {
+      return await work();
+    } finally {
+      void this.unlock(client, key, state).finally(giveBack);
+    }
+  }
+
+  private async unlock(client: PoolClient, key: string, state: { broken: boolean }): Promise<void> {
+    try {
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+    } catch (error: unknown) {
+      state.broken = true;
+      this.logger.warn(`unlocking ${key} failed, closing its connection: ${String(error)}`);
     }
   }
 

@@ -95,4 +95,22 @@ describe('local ledger JSON-RPC server', () => {
     expect(await post('{not json')).toMatchObject({ error: { code: -32700 } });
     expect((await fetch(server.url)).status).toBe(405);
   });
+
+  it('answers a body over 5 MiB with a parse error that says so, and keeps serving', async () => {
+    const post = async (body: string) =>
+      (
+        await fetch(server.url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+      ).json();
+
+    expect(await post(`"${'a'.repeat(5 * 1024 * 1024)}"`)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Request too large' },
+    });
+    expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'getHealth' }))).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: 'ok',
+    });
+  });
 });

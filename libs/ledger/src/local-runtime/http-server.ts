@@ -90,16 +90,23 @@ function send(response: ServerResponse, payload: unknown): void {
   response.writeHead(200, { 'content-type': 'application/json' }).end(stringifyWithBigInts(payload));
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) {
-      throw new Error('body too large');
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** With events rather than `for await`, whose promise per chunk delayed every request (~0.25 ms). */
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        request.off('data', onData);
+        request.resume(); // the rest is read and dropped: the answer says why
+        reject(new Error('body too large'));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.on('error', reject);
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
 }

@@ -16,6 +16,8 @@ export interface SolanaRpcLedgerConfig {
   /** Shared pool; when omitted the ledger starts its own and closes it with itself. */
   proofPool?: ProofPool;
   timeouts?: Partial<LedgerTimeouts>;
+  /** How long confidential transfers share one blockhash; default TRANSFER_BLOCKHASH_REUSE_MS (one slot). */
+  transferBlockhashReuseMs?: number;
   /**
    * The node executes a transaction before it answers the send, and refuses one whose preflight
    * fails (the local ledger): a signature it returns has landed, so no status poll follows. A

@@ -35,6 +35,7 @@ describe('a confidential transfer handed the reading of its balance check', () =
       ...connectInProcess(runtime),
       rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
       proofPool: pool,
+      transferBlockhashReuseMs: 0,
     });
     sender = generateAccountKeyMaterial();
     [senderOwner, recipientOwner, otherOwner] = await Promise.all(
@@ -94,5 +95,39 @@ describe('a confidential transfer handed the reading of its balance check', () =
       'getLatestBlockhash',
     ]);
     expect(decryptWithAeKey(sender, await ledger.readAccount(senderOwner, 'USDC'))).toBe(7n * USDC);
+  });
+
+  it('shares one blockhash between transfers within the reuse time, and reads a new one after it', async () => {
+    const sharing = new SolanaRpcLedger({
+      ...connectInProcess(runtime),
+      rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
+      proofPool: pool,
+      transferBlockhashReuseMs: 60_000,
+    });
+    const fresh = new SolanaRpcLedger({
+      ...connectInProcess(runtime),
+      rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
+      proofPool: pool,
+      transferBlockhashReuseMs: 0,
+    });
+    const readTwice = async (adapter: SolanaRpcLedger) => {
+      await adapter.init();
+      requests.length = 0;
+      await adapter.readForConfidentialTransfer(senderOwner, recipientOwner, 'USDC');
+      await adapter.readForConfidentialTransfer(senderOwner, otherOwner, 'USDC');
+      return reads();
+    };
+
+    expect(await readTwice(sharing)).toEqual([
+      'getMultipleAccounts',
+      'getLatestBlockhash',
+      'getMultipleAccounts',
+    ]);
+    expect(await readTwice(fresh)).toEqual([
+      'getMultipleAccounts',
+      'getLatestBlockhash',
+      'getMultipleAccounts',
+      'getLatestBlockhash',
+    ]);
   });
 });
