@@ -90,7 +90,7 @@ function send(response: ServerResponse, payload: unknown): void {
   response.writeHead(200, { 'content-type': 'application/json' }).end(stringifyWithBigInts(payload));
 }
 
-/** With events rather than `for await`, whose promise per chunk delayed every request (~0.25 ms). */
+/** With events rather than `for await`: a small body arrives in one callback, with no promise per chunk. */
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
