@@ -27,16 +27,20 @@ describe('a confidential transfer handed the reading of its balance check', () =
   let recipientOwner: Address;
   let otherOwner: Address;
 
+  /** An adapter on the shared runtime and pool whose requests land in `requests`. */
+  const countingAdapter = (transferBlockhashReuseMs: number) =>
+    new SolanaRpcLedger({
+      ...connectInProcess(runtime),
+      rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
+      proofPool: pool,
+      transferBlockhashReuseMs,
+    });
+
   beforeAll(async () => {
     stateDir = mkdtempSync(join(tmpdir(), 'cts-transfer-reading-'));
     runtime = await createLocalLedgerRuntime({ stateDir, environment: 'test' });
     pool = createProofPool({ size: 1 });
-    ledger = new SolanaRpcLedger({
-      ...connectInProcess(runtime),
-      rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
-      proofPool: pool,
-      transferBlockhashReuseMs: 0,
-    });
+    ledger = countingAdapter(0);
     sender = generateAccountKeyMaterial();
     [senderOwner, recipientOwner, otherOwner] = await Promise.all(
       [sender, generateAccountKeyMaterial(), generateAccountKeyMaterial()].map((keys) =>
@@ -98,18 +102,7 @@ describe('a confidential transfer handed the reading of its balance check', () =
   });
 
   it('shares one blockhash between transfers within the reuse time, and reads a new one after it', async () => {
-    const sharing = new SolanaRpcLedger({
-      ...connectInProcess(runtime),
-      rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
-      proofPool: pool,
-      transferBlockhashReuseMs: 60_000,
-    });
-    const fresh = new SolanaRpcLedger({
-      ...connectInProcess(runtime),
-      rpc: createSolanaRpcFromTransport(countingTransport(runtime, requests)),
-      proofPool: pool,
-      transferBlockhashReuseMs: 0,
-    });
+    const sharing = countingAdapter(60_000);
     const readTwice = async (adapter: SolanaRpcLedger) => {
       await adapter.init();
       requests.length = 0;
@@ -123,7 +116,7 @@ describe('a confidential transfer handed the reading of its balance check', () =
       'getLatestBlockhash',
       'getMultipleAccounts',
     ]);
-    expect(await readTwice(fresh)).toEqual([
+    expect(await readTwice(ledger)).toEqual([
       'getMultipleAccounts',
       'getLatestBlockhash',
       'getMultipleAccounts',
