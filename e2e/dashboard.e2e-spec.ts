@@ -81,6 +81,28 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
     expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
   }, 30_000);
 
+  it('keeps the view a navigation link opened while the first poll of pending payments is still out', async () => {
+    const holder = await createHolder(stack);
+    const { page } = await open();
+    let releasePoll = () => {};
+    const pollHeld = new Promise<void>((resolve) => (releasePoll = resolve));
+    await page.route('**/v1/agents/transactions/pending*', async (route) => {
+      await pollHeld;
+      await route.continue();
+    });
+    await signIn(page, holder.token);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const url = page.getByLabel('Endpoint URL');
+    await url.fill('https://example.com/typed-before-the-poll-answered');
+
+    const answered = page.waitForResponse('**/v1/agents/transactions/pending*');
+    releasePoll();
+    await answered;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    await expect(url.inputValue()).resolves.toBe('https://example.com/typed-before-the-poll-answered');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Webhooks');
+  }, 30_000);
+
   it('approves a held agent payment from the inbox, and the transfer settles', async () => {
     const { owner, agent, agentToken } = await ownerWithFundedAgent(stack);
     const merchant = await createHolder(stack, 'shop');

@@ -84,7 +84,11 @@ export class DashboardApp {
       count.hidden = items.length === 0;
       count.textContent = items.length === 0 ? '' : `${items.length} pending`;
     });
+    const running = this.running;
     await pending.refresh();
+    if (this.running !== running || running.viewName !== undefined) {
+      return; // Signed out meanwhile, or a navigation link already opened a view: keep it.
+    }
     if (!parseHash(location.hash)) {
       const first = (pending.current?.length ?? 0) > 0 ? 'approvals' : DEFAULT_VIEW;
       history.replaceState(null, '', `#/${first}`);
