@@ -24,6 +24,14 @@ describe('RedisCacheStore against Redis', () => {
     expect(await store.hashGetAll('usage')).toEqual({});
   });
 
+  it('counts with the first ttl only: a later count neither resets nor extends it', async () => {
+    expect(await store.increment('windowed', 30)).toEqual({ value: 1, ttlSeconds: 30 });
+    const second = await store.increment('windowed', 300);
+    expect(second.value).toBe(2);
+    expect(second.ttlSeconds).toBeGreaterThan(0);
+    expect(second.ttlSeconds).toBeLessThanOrEqual(30);
+  });
+
   it('answers commands issued in one tick in order, each to its own caller', async () => {
     const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
     await Promise.all(keys.map((key) => store.set(key, `v-${key}`, { ttlSeconds: 60 })));

