@@ -73,20 +73,21 @@ let ledgers = [];
 try {
   const brokers = infra.env.KAFKA_BROKERS;
   const brokerPids = () => processTree([], join(infraDir, 'kafka'));
-  // One local ledger server per environment, shared by every transfer-service replica as they would
-  // share a cluster (a replica's in-process ledger cannot be shared), in both the 1- and 2-replica runs.
+  // Steps 1–4 compare the two modes as `npm run stack` and `npm start` run them: each reaches its
+  // ledger the same way, in transfer-service's process. The scale-out (steps 5–6) needs a ledger that
+  // every transfer-service replica shares, as they would share a cluster: one local ledger server per
+  // environment, in both its 1- and 2-replica runs.
   const dataDir = mkdtempSync(join(tmpdir(), 'cts-bench-dist-'));
+  const sharedLedgerDir = join(dataDir, 'shared-ledger');
   ledgers = await Promise.all(
     ['test', 'live'].map((environment) =>
-      startLocalLedgerServer({ port: 0, stateDir: join(dataDir, 'ledger'), environment }),
+      startLocalLedgerServer({ port: 0, stateDir: sharedLedgerDir, environment }),
     ),
   );
-  const env = {
-    ...infra.env,
-    ...generateStackSecrets(),
-    ...BENCH_ENV,
-    CTS_DATA_DIR: dataDir,
-    LEDGER_STATE_DIR: join(dataDir, 'ledger'),
+  const env = { ...infra.env, ...generateStackSecrets(), ...BENCH_ENV, CTS_DATA_DIR: dataDir };
+  const sharedLedgerEnv = {
+    ...env,
+    LEDGER_STATE_DIR: sharedLedgerDir,
     LEDGER_RPC_URL_TEST: ledgers[0].url,
     LEDGER_RPC_URL_LIVE: ledgers[1].url,
   };
@@ -185,7 +186,8 @@ try {
       await one.stop();
     }
 
-    // 5. Scale-out workload on one replica: reads and transfers at once.
+    // 5. Scale-out workload (reads and transfers at once) on one replica each, restarted on the shared
+    // ledger servers with accounts of its own.
     const scaleLoad = async (gateways, accounts) => {
       const pairs = accounts.slice(0, 8);
       const [readsOut, transfersOut] = await Promise.all([
@@ -201,7 +203,19 @@ try {
       ]);
       return { reads: readsOut, transfers: transfersOut };
     };
-    results.scale1 = await scaleLoad([dist.baseUrl], distAccounts);
+    await stack.stop();
+    stack = await startAppProcesses(sharedLedgerEnv, {
+      apps: [...SERVICES, 'gateway'],
+      onOutput: quiet,
+      readyTimeoutMs: 240_000,
+    });
+    const scaleAccounts = await openAccounts(
+      { baseUrl: stack.gatewayUrl, adminToken: env.ADMIN_TOKEN },
+      CLIENTS,
+      'bs',
+      '1000',
+    );
+    results.scale1 = await scaleLoad([stack.gatewayUrl], scaleAccounts);
     log(
       `1 replica each: ${fmt(results.scale1.reads.rps, 0)} reads/s ${JSON.stringify(results.scale1.reads.codes)} + ${fmt(results.scale1.transfers.rps, 1)} transfers/s ${JSON.stringify(results.scale1.transfers.codes)}`,
     );
@@ -209,7 +223,7 @@ try {
     stack = undefined;
 
     // 6. Two replicas of the gateway and of every service, on fresh consumer groups.
-    const env2 = { ...env, KAFKA_GROUP_SUFFIX: '-r2' };
+    const env2 = { ...sharedLedgerEnv, KAFKA_GROUP_SUFFIX: '-r2' };
     stack = await startAppProcesses(env2, {
       apps: SERVICES,
       replicas: Object.fromEntries(SERVICES.map((s) => [s, 2])),
@@ -232,7 +246,7 @@ try {
     const before = await perReplica(stack.processes);
     results.scale2 = await scaleLoad(
       gateways.map((g) => g.url),
-      distAccounts,
+      scaleAccounts,
     );
     const after = await perReplica(stack.processes);
     results.perReplica = after.map((r, i) => ({ ...r, handled: r.handled - (before[i]?.handled ?? 0) }));
