@@ -59,6 +59,19 @@ const RECORD_SIGNATURE = new PreparedStatement<never>(
   'UPDATE "transfers"."transfers" SET chain_signature = $2, updated_at = $3 WHERE id = $1',
 );
 
+/**
+ * `GET /v1/transfers`: one constant statement whose absent filters are nulls. Built by TypeORM, the
+ * query and its twenty entities took about a third of transfer-service's CPU per list.
+ */
+const LIST_FOR_READER = new PreparedStatement<TransferRow>(
+  'transfers.list_for_reader',
+  `SELECT ${COLUMNS} FROM "transfers"."transfers" ` +
+    'WHERE environment = $1 AND (sender_account_id = $2 OR recipient_account_id = $2) ' +
+    'AND ($3::text IS NULL OR status = $3) ' +
+    'AND ($4::timestamptz IS NULL OR created_at > $4) AND ($5::timestamptz IS NULL OR created_at < $5) ' +
+    'ORDER BY created_at DESC, id DESC OFFSET $6 LIMIT $7',
+);
+
 const fromRow = (row: TransferRow): TransferRecord => ({
   id: row.id,
   environment: row.environment as Environment,
@@ -234,28 +247,16 @@ export class TransferRepository {
 
   /** Newest first; asks one row more than `limit` to tell `has_more`. */
   async list(query: TransferListQuery): Promise<{ transfers: TransferRecord[]; hasMore: boolean }> {
-    const builder = this.dataSource.manager
-      .createQueryBuilder(TransferEntity, 't')
-      .where('t.environment = :environment', { environment: query.environment })
-      .andWhere('(t.sender_account_id = :accountId OR t.recipient_account_id = :accountId)', {
-        accountId: query.accountId,
-      });
-    if (query.status) {
-      builder.andWhere('t.status = :status', { status: query.status });
-    }
-    if (query.from) {
-      builder.andWhere('t.created_at > :from', { from: query.from });
-    }
-    if (query.to) {
-      builder.andWhere('t.created_at < :to', { to: query.to });
-    }
-    const rows = await builder
-      .orderBy('t.created_at', 'DESC')
-      .addOrderBy('t.id', 'DESC')
-      .offset(query.offset)
-      .limit(query.limit + 1)
-      .getMany();
-    return { transfers: rows.slice(0, query.limit).map(toRecord), hasMore: rows.length > query.limit };
+    const rows = await LIST_FOR_READER.run(this.dataSource, [
+      query.environment,
+      query.accountId,
+      query.status ?? null,
+      query.from ?? null,
+      query.to ?? null,
+      query.offset,
+      query.limit + 1,
+    ]);
+    return { transfers: rows.slice(0, query.limit).map(fromRow), hasMore: rows.length > query.limit };
   }
 
   /** Pending transfers nobody has touched for `olderThanMs`: candidates for reconciliation. */
