@@ -148,27 +148,33 @@ export async function interleavedSequential({ blocks, perBlock, warmup }, a, b) 
 }
 
 /**
- * Closed-loop load on two targets in alternating windows (`windows` of `seconds` each, for each);
- * requests/s and status counts of each over all its windows.
+ * Closed-loop load on two targets in alternating windows (`windows` of `seconds` each, for each),
+ * after `warmupSeconds` of the same load on each that is not counted; requests/s and status counts
+ * of each over all its windows, and each window's requests/s.
  */
-export async function interleavedLoad(windows, seconds, clientsA, fnA, clientsB, fnB) {
+export async function interleavedLoad(windows, seconds, clientsA, fnA, clientsB, fnB, warmupSeconds = 0) {
   const totals = [
-    { done: 0, codes: {} },
-    { done: 0, codes: {} },
+    { done: 0, codes: {}, perWindow: [] },
+    { done: 0, codes: {}, perWindow: [] },
   ];
+  if (warmupSeconds > 0) {
+    await closedLoop(clientsA, warmupSeconds, fnA);
+    await closedLoop(clientsB, warmupSeconds, fnB);
+  }
   for (let w = 0; w < windows; w++) {
     for (const [index, [clients, fn]] of [
       [clientsA, fnA],
       [clientsB, fnB],
     ].entries()) {
-      const { codes } = await closedLoop(clients, seconds, fn);
+      const { codes, rps } = await closedLoop(clients, seconds, fn);
+      totals[index].perWindow.push(rps);
       for (const [code, count] of Object.entries(codes)) {
         totals[index].codes[code] = (totals[index].codes[code] ?? 0) + count;
         totals[index].done += count;
       }
     }
   }
-  return totals.map((t) => ({ rps: t.done / (windows * seconds), codes: t.codes }));
+  return totals.map((t) => ({ rps: t.done / (windows * seconds), codes: t.codes, perWindow: t.perWindow }));
 }
 
 /** Closed-loop load: one loop per client for `seconds`; requests/s and status counts. */

@@ -41,6 +41,7 @@ const { values } = parseArgs({
 const IDLE_SECONDS = Number(values['idle-seconds']);
 const LOAD_SECONDS = Number(values['load-seconds']);
 const CLIENTS = 16;
+const READS_WARMUP_SECONDS = 2;
 const SERVICES = [
   'account-service',
   'transfer-service',
@@ -165,7 +166,9 @@ try {
           ` one-process ${results.oneTransfer.warmupP50s.map((v) => fmt(v)).join(', ')})`,
       );
 
-      // 4. Throughput of authenticated reads, 16 clients of 16 accounts, in alternating windows.
+      // 4. Throughput of authenticated reads, 16 clients of 16 accounts, in alternating windows after
+      // a warm-up of each (as the latency steps have): 16 clients at once open the distributed mode's
+      // connections (gateway → service, Redis) and compile its read path in two processes.
       const readsOf = (path) =>
         interleavedLoad(
           2,
@@ -174,11 +177,16 @@ try {
           (a) => call(dist.baseUrl, 'GET', path, a.key),
           oneAccounts,
           (a) => call(one.baseUrl, 'GET', path, a.key),
+          READS_WARMUP_SECONDS,
         );
       const [distMe, oneMe] = await readsOf('/v1/accounts/me');
       const [distTransfers, oneTransfers] = await readsOf('/v1/transfers?limit=20');
       results.distReads = { me: distMe, transfers: distTransfers };
       results.oneReads = { me: oneMe, transfers: oneTransfers };
+      const windows = (out) => out.perWindow.map((rps) => fmt(rps, 0)).join(', ');
+      log(
+        `  req/s per window: distributed ${windows(distMe)} and ${windows(distTransfers)}; one-process ${windows(oneMe)} and ${windows(oneTransfers)}`,
+      );
       log(
         `reads, ${CLIENTS} clients: distributed /v1/accounts/me ${fmt(distMe.rps, 0)} req/s ${JSON.stringify(distMe.codes)}, /v1/transfers ${fmt(distTransfers.rps, 0)} req/s ${JSON.stringify(distTransfers.codes)}; one-process ${fmt(oneMe.rps, 0)} + ${fmt(oneTransfers.rps, 0)} req/s`,
       );
