@@ -70,8 +70,11 @@ describe('confidentiality: a transfer amount appears in plaintext nowhere the se
   const responses: HttpResponse[] = [];
 
   beforeAll(async () => {
-    // Reads over Kafka (no direct query path), so every command and reply crosses the scanned topics.
-    running = await startDistributedStack({ env: { LOG_LEVEL: 'debug', SERVICE_QUERY_URLS: '' } });
+    // Reads and replies over Kafka (no direct query path, no direct replies), so every command and
+    // reply crosses the scanned topics.
+    running = await startDistributedStack({
+      env: { LOG_LEVEL: 'debug', SERVICE_QUERY_URLS: '', REPLY_HOST: '' },
+    });
   }, 120_000);
 
   afterAll(async () => {

@@ -104,8 +104,12 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
       expect(secretRefs(container)).toEqual(
         Object.fromEntries(expected.map((name) => [name, `cts-secrets/${name}`])),
       );
-      // Nothing else in env: every other setting comes from the ConfigMaps.
-      expect((container.env ?? []).every((env) => env.valueFrom?.secretKeyRef !== undefined)).toBe(true);
+      // Nothing else in env but the gateway's own address: every other setting comes from the ConfigMaps.
+      expect((container.env ?? []).filter((env) => env.valueFrom?.secretKeyRef === undefined)).toEqual(
+        app === 'gateway'
+          ? [{ name: 'REPLY_HOST', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }]
+          : [],
+      );
     });
 
     it('has a PodDisruptionBudget selecting its pods', () => {

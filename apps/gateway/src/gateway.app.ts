@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { type MetricsServer, PinoNestLogger, startMetricsServer } from '@cts/platform';
+import { INTERNAL_REPLY_PATH, replyUrlOf } from '@cts/messaging';
 import { connectCommandTransport, type RunningApp, type Runtime } from '@cts/runtime';
 import { type AddressInfo } from 'node:net';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
@@ -44,7 +45,11 @@ export async function startGateway(
     metrics = await startMetricsServer(
       options.metricsPort ?? runtime.config.METRICS_PORT,
       options.host ?? '0.0.0.0',
+      { [INTERNAL_REPLY_PATH]: (reply) => transport.receiveReply(reply) },
     );
+    if (runtime.config.REPLY_HOST) {
+      transport.answerAt(replyUrlOf(runtime.config.REPLY_HOST, metrics.port));
+    }
     const app = await NestFactory.create<NestExpressApplication>(
       GatewayModule.with({ settings, logger, cache, client: transport.client, probes }),
       { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },

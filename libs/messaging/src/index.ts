@@ -12,4 +12,5 @@ export * from './handlers/handler-registrar';
 export * from './command-bus';
 export * from './deadline/command-deadline';
 export * from './kafka/kafka-command.client';
+export * from './kafka/direct-reply';
 export * from './query-path/query-routing.client';

@@ -2,6 +2,7 @@ import { allTopicSpecs } from '@cts/contracts';
 import {
   type CommandClient,
   InProcessClient,
+  isDirectReply,
   KafkaCommandClient,
   parseQueryRoutes,
   provisionTopics,
@@ -13,6 +14,10 @@ import { type Runtime } from './runtime';
 export interface CommandTransport {
   client: CommandClient;
   isConnected(): boolean;
+  /** Services post replies to `url` (this replica's internal port) rather than the reply topic. */
+  answerAt(url: string): void;
+  /** A reply posted to this replica: true when a request was waiting for it. */
+  receiveReply(reply: unknown): boolean;
   close(): Promise<void>;
 }
 
@@ -24,7 +29,13 @@ export async function connectCommandTransport(runtime: Runtime, app = 'gateway')
   if (runtime.bus) {
     const client = new InProcessClient(runtime.bus);
     await client.connect();
-    return { client, isConnected: () => true, close: () => Promise.resolve(client.close()) };
+    return {
+      client,
+      isConnected: () => true,
+      answerAt: () => undefined,
+      receiveReply: () => false,
+      close: () => Promise.resolve(client.close()),
+    };
   }
   if (!runtime.kafka) {
     throw new Error('The runtime has neither an in-process bus nor Kafka settings');
@@ -41,6 +52,8 @@ export async function connectCommandTransport(runtime: Runtime, app = 'gateway')
   return {
     client: routes.size > 0 ? new QueryRoutingClient(client, routes) : client,
     isConnected: () => USABLE_KAFKA_STATES.has(status),
+    answerAt: (url) => client.answerAt(url),
+    receiveReply: (reply) => isDirectReply(reply) && client.receiveReply(reply),
     close: async () => {
       subscription.unsubscribe();
       await client.close();

@@ -1,11 +1,13 @@
-import { ServerKafka } from '@nestjs/microservices';
+import { type KafkaContext, type OutgoingResponse, ServerKafka } from '@nestjs/microservices';
 import {
   type Consumer,
   type EachBatchPayload,
   type KafkaMessage,
+  type RecordMetadata,
 } from '@nestjs/microservices/external/kafka.interface';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { isBatchHandler } from '../handlers/event-batch';
+import { isReplyUrl, postReply, REPLY_URL_HEADER } from './direct-reply';
 
 /** The most messages of a fetch one batch handler call gets (a fetch holds up to 1 MB per partition). */
 export const KAFKA_MAX_BATCH = 500;
@@ -33,6 +35,30 @@ export class KafkaBatchServer extends ServerKafka {
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.handleBatch(payload),
     });
+  }
+
+  /**
+   * A command whose sender named its replica's reply address gets its reply there, straight; the
+   * reply topic carries it when that fails (the replica restarted, or cannot be reached).
+   */
+  override async sendMessage(
+    message: OutgoingResponse,
+    replyTopic: string,
+    replyPartition: string | undefined | null,
+    correlationId: string,
+    context: KafkaContext,
+  ): Promise<RecordMetadata[]> {
+    const url = (context.getMessage().headers as Record<string, unknown> | undefined)?.[REPLY_URL_HEADER];
+    const { response, err, isDisposed } = message as {
+      response?: unknown;
+      err?: unknown;
+      isDisposed?: boolean;
+    };
+    const reply = { id: correlationId, response, err, isDisposed };
+    if (isReplyUrl(url) && (await postReply(url, reply))) {
+      return [];
+    }
+    return super.sendMessage(message, replyTopic, replyPartition, correlationId, context);
   }
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {

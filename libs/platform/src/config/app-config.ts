@@ -23,6 +23,11 @@ export const AppConfigSchema = z.object({
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30000),
   KAFKA_PROVISION_TOPICS: flag.default(true),
   SERVICE_QUERY_URLS: z.string().optional(),
+  /**
+   * The gateway's address as the services reach it (a pod's IP): set, they post its replies to its
+   * METRICS_PORT rather than the reply topic, which stays the fallback.
+   */
+  REPLY_HOST: z.string().optional(),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
   CUSTODY_MASTER_KEY: z.string().optional(),
   DATA_SEALING_KEY: z.string().optional(),

@@ -192,7 +192,8 @@ export async function startAppProcesses(
       queryUrlsOf(
         planned.map(({ app, healthPort }) => ({ app, healthUrl: `http://127.0.0.1:${healthPort}` })),
       );
-    const appEnv = { ...env, SERVICE_QUERY_URLS: queries };
+    // Local processes reach the gateway's internal port on the loopback (an empty value: over Kafka).
+    const appEnv = { ...env, SERVICE_QUERY_URLS: queries, REPLY_HOST: env.REPLY_HOST ?? '127.0.0.1' };
     const starting = planned.map(({ app, healthPort }) =>
       startAppProcess(app, appEnv, {
         onOutput: options.onOutput,
