@@ -21,10 +21,13 @@ import { type FakeResponder, serveCommand } from '@cts/testing';
  */
 export class FakeAccountService {
   readonly received: CommandEnvelope<RequestOf<typeof ResolveParties>>[] = [];
+  /** While set, every answer waits for it. */
+  holdAnswersUntil: Promise<void> | null = null;
   private readonly accounts = new Map<string, AccountParty>();
 
   constructor(bus: InProcessBus) {
-    serveCommand(bus, ResolveParties, this.received, ({ sender_account_id, to }) => {
+    serveCommand(bus, ResolveParties, this.received, async ({ sender_account_id, to }) => {
+      await this.holdAnswersUntil;
       const sender = this.accounts.get(sender_account_id);
       if (!sender) {
         return fail('not_found', 'No such account');

@@ -36,6 +36,13 @@ import {
   selfSendRefusal,
 } from './transfer-rules.domain';
 import { AgentGate } from './agent-gate';
+import {
+  assertConfirmed,
+  CONFIRMED,
+  KnownParties,
+  StartOver,
+  type PartiesConfirmation,
+} from './known-parties';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
 import { TransferRepository } from './transfer.repository';
@@ -56,6 +63,7 @@ export class CreateTransferHandlers {
     private readonly reconciler: Reconciler,
     private readonly transfers: TransferRepository,
     private readonly agentGate: AgentGate,
+    private readonly knownParties: KnownParties,
     @Inject(DATA_KEY) private readonly dataKey: SealingKey,
   ) {}
 
@@ -75,16 +83,36 @@ export class CreateTransferHandlers {
       contextFrom(message),
     );
     resolving.catch(() => undefined);
-    const existing = await this.transfers.findExisting(
+    const earlier = this.transfers.findExisting(
       message.id,
       request.account_id,
       request.environment,
       request.idempotency_key,
     );
+    earlier.catch(() => undefined);
+    const memo = this.openMemo(request);
+    const likely = memo.ok ? this.knownParties.likely(request) : undefined;
+    if (memo.ok && likely) {
+      // Settling starts on the parties this sender's last transfer to `to` had, while the retry
+      // lookup and account-service answer. Nothing is written until this is a first attempt and the
+      // answer matches them; otherwise it starts again below, on what they said.
+      const confirmation = Promise.all([earlier, resolving]).then(
+        ([existing, resolved]) =>
+          existing === null && resolved.ok && this.knownParties.confirm(request, resolved.value, likely),
+        () => false,
+      );
+      try {
+        return await this.proceed(message, amount, memo.value, likely, confirmation);
+      } catch (error) {
+        if (!(error instanceof StartOver)) {
+          throw error;
+        }
+      }
+    }
+    const existing = await earlier;
     if (existing) {
       return this.answer(await this.reconciler.settleNow(existing, message), request.account_id);
     }
-    const memo = this.openMemo(request);
     if (!memo.ok) {
       return memo.result;
     }
@@ -92,25 +120,41 @@ export class CreateTransferHandlers {
     if (!resolved.ok) {
       return resolved;
     }
-    const problem = await this.refusal(request, resolved.value);
+    this.knownParties.remember(request, resolved.value);
+    return this.proceed(message, amount, memo.value, resolved.value, CONFIRMED);
+  }
+
+  /** Checks, records and settles a transfer between `parties`, once `confirmation` says they hold. */
+  private async proceed(
+    message: Envelope<Request>,
+    amount: bigint,
+    memo: string | null,
+    parties: Resolved,
+    confirmation: PartiesConfirmation,
+  ): Promise<Result<Created>> {
+    const request = message.payload;
+    const problem = await this.refusal(request, parties);
     if (problem) {
+      await assertConfirmed(confirmation);
       return problem;
     }
-    const gate = await this.agentGate.check(message, resolved.value.sender, amount);
+    const gate = await this.agentGate.check(message, parties.sender, amount);
     if (gate.kind !== 'proceed') {
+      await assertConfirmed(confirmation);
       return gate.result;
     }
     // From here an agent's amount is reserved: every way out that moves nothing gives it back.
     let draft: TransferRecord;
     try {
-      draft = await this.draft(message, resolved.value, gate.transferId, amount, memo.value);
+      draft = await this.draft(message, parties, gate.transferId, amount, memo);
     } catch (error) {
-      await this.agentGate.releaseFor(resolved.value.sender, gate.transferId, contextFrom(message));
+      await this.agentGate.releaseFor(parties.sender, gate.transferId, contextFrom(message));
       throw error;
     }
     try {
-      const settled = await this.settlement.settle(draft, amount, contextFrom(message));
+      const settled = await this.settlement.settle(draft, amount, contextFrom(message), confirmation);
       if (settled.kind === 'insufficient_balance') {
+        await assertConfirmed(confirmation);
         await this.agentGate.release(draft, contextFrom(message));
         return fail('insufficient_balance', `The account does not hold enough ${request.asset}`);
       }

@@ -12,6 +12,7 @@ import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { type TransferRecord, toTransferEvent } from './transfer.domain';
 import { classifyLedgerFailure, publicAmountOf } from './transfer-rules.domain';
 import { TransferRepository } from './transfer.repository';
+import { assertConfirmed, CONFIRMED, type PartiesConfirmation } from './known-parties';
 
 type Outcome = Pick<TransferRecord, 'status' | 'chainSignature' | 'failureReason' | 'confirmedAt'>;
 
@@ -40,22 +41,33 @@ export class Settlement {
     private readonly agentGate: AgentGate,
   ) {}
 
-  async settle(draft: TransferRecord, amount: bigint, context: MessageContext): Promise<SettleResult> {
+  /**
+   * `confirmation` resolves once the draft's parties are known to be account-service's answer: until
+   * then the settlement reads and proves, and writes nothing (`StartOver` if they were not).
+   */
+  async settle(
+    draft: TransferRecord,
+    amount: bigint,
+    context: MessageContext,
+    confirmation: PartiesConfirmation = CONFIRMED,
+  ): Promise<SettleResult> {
     const { sender, environment, asset } = draft;
     const ledger = await this.ledgers.of(environment);
     return this.locks.run(accountLockKey(sender.account_id, environment, asset), async () => {
       const timer = transferSettlement.startTimer({ asset });
-      const reading = await this.fundedReading(ledger, draft, amount);
+      const reading = await this.fundedReading(ledger, draft, amount, confirmation);
       if (reading === null) {
         timer({ outcome: 'insufficient_balance' });
         return { kind: 'insufficient_balance' };
       }
-      const recorded = this.unitOfWork.insertWithEvent(
-        this.transfers.insertStatement(draft),
-        TransferInitiated,
-        draft.id,
-        toTransferEvent(draft, publicAmountOf(draft, amount)),
-        context,
+      const recorded = assertConfirmed(confirmation).then(() =>
+        this.unitOfWork.insertWithEvent(
+          this.transfers.insertStatement(draft),
+          TransferInitiated,
+          draft.id,
+          toTransferEvent(draft, publicAmountOf(draft, amount)),
+          context,
+        ),
       );
       recorded.catch(() => undefined); // awaited by submit, whatever happens there
       const transfer = await inSpan(
@@ -248,6 +260,7 @@ export class Settlement {
     ledger: LedgerPort,
     draft: TransferRecord,
     amount: bigint,
+    confirmation: PartiesConfirmation,
   ): Promise<ConfidentialTransferReading | null> {
     const { account_id } = draft.sender;
     const sender = address(draft.sender.address);
@@ -265,6 +278,8 @@ export class Settlement {
     if (!reading.source.confidentialReady || reading.source.pendingCreditCounter === 0n) {
       return null;
     }
+    // Applying is a transaction: only for a sender account-service has confirmed.
+    await assertConfirmed(confirmation);
     await this.custody.withKeys(account_id, draft.environment, (keys) =>
       ledger.applyPendingBalance(keys, draft.asset),
     );

@@ -9,6 +9,7 @@ import { ProvisionAccountHandlers } from '../provisioning/provision-account.hand
 import { dataKeyProvider } from '../sealing/data-key';
 import { AgentGate } from './agent-gate';
 import { CreateTransferHandlers } from './create-transfer.handlers';
+import { KnownParties } from './known-parties';
 import { Reconciler } from './reconciler';
 import { Settlement } from './settlement';
 import { TransferQueryHandlers } from './transfer-queries.handlers';
@@ -30,6 +31,7 @@ import { X402Signing } from '../x402/x402-signing';
     TransferRepository,
     Settlement,
     AgentGate,
+    KnownParties,
     Reconciler,
     ProvisionAccountHandlers,
     CreateTransferHandlers,
