@@ -1,5 +1,5 @@
 import { eventually } from '@cts/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { BATCH_HANDLER_EXTRAS } from '../handlers/event-batch';
 import { KafkaBatchServer } from './kafka-batch.server';
 import { groupIdFor, kafkaServerOptions, parseBrokers } from './kafka.config';
@@ -134,6 +134,34 @@ describe('batch consumers on a real broker (KafkaBatchServer)', () => {
     expect(calls[0]?.[0]).toBe(0);
     expect(calls[1]?.[0]).toBe(0);
     expect(new Set(calls.slice(2).flat())).toEqual(new Set(range(0, 20)));
+  }, 90_000);
+
+  it('commits what was handled at most once per interval, not per message, and all of it on close', async () => {
+    const { batched, single, settings } = await topics();
+    const group = groupIdFor('committing', settings);
+    const handled: number[] = [];
+    const server = await startServer('committing', settings, {
+      [batched]: { batch: () => Promise.resolve() },
+      [single]: { single: (data) => Promise.resolve(void handled.push((data as { value: number }).value)) },
+    });
+    const [, consumer] = server.unwrap<[unknown, Consumer]>();
+    let commits = 0;
+    consumer.on(consumer.events.COMMIT_OFFSETS, () => (commits += 1));
+
+    // 20 messages, one fetch each, over about a second and a half.
+    for (const value of range(0, 20)) {
+      await produce(single, [value]);
+      await new Promise((resolve) => setTimeout(resolve, 75));
+    }
+    await eventually(() => expect(handled).toEqual(range(0, 20)), 30_000);
+    await eventually(async () => expect(await committed(group, single)).toBe('20'), 15_000);
+    expect(commits).toBeLessThanOrEqual(4);
+
+    await produce(single, [20, 21]);
+    await eventually(() => expect(handled).toHaveLength(22), 30_000);
+    await server.close();
+    servers = servers.filter((s) => s !== server);
+    expect(await committed(group, single)).toBe('22');
   }, 90_000);
 
   it('redelivers to another member what a stopped one had not stored', async () => {

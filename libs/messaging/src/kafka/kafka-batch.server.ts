@@ -12,29 +12,66 @@ import { isReplyUrl, postReply, REPLY_URL_HEADER } from './direct-reply';
 /** The most messages of a fetch one batch handler call gets (a fetch holds up to 1 MB per partition). */
 export const KAFKA_MAX_BATCH = 500;
 
+/** How long handled messages may wait for their offsets' commit (a commit per message cost more). */
+export const COMMIT_INTERVAL_MS = 1_000;
+
 /**
- * Nest's Kafka server, with batch handlers (`@OnEventBatch`): a consumer that has any runs
- * kafkajs's `eachBatch`, so a batch handler gets the messages a fetch brought for a partition in
- * one call. Their offsets are resolved and committed only after the handler resolved (the batch
- * is stored), so a crash before that redelivers the whole run and the handler's inbox dedupes it.
- * Topics without a batch handler are handled message by message in order, exactly as `eachMessage`
- * would (the handler, then its offset). A consumer without batch handlers is Nest's, unchanged.
+ * Nest's Kafka server on kafkajs's `eachBatch`, with batch handlers (`@OnEventBatch`): a batch
+ * handler gets the messages a fetch brought for a partition in one call; a topic without one is
+ * handled message by message in order, exactly as `eachMessage` would (the handler, then its
+ * offset). An offset is resolved only after its handler resolved (the batch is stored), so a crash
+ * before that redelivers the whole run and the handler's inbox dedupes it.
+ *
+ * Resolved offsets are committed at most once per `COMMIT_INTERVAL_MS` (and when the group
+ * rebalances or the server closes), not after every fetch as kafkajs would: each commit is a broker
+ * request and a write to `__consumer_offsets`, and a stack of six consumers paid two to four of
+ * them per transfer. A crash redelivers up to that much more, which every handler already dedupes.
  */
 export class KafkaBatchServer extends ServerKafka {
+  private pendingCommit: (() => Promise<void>) | undefined;
+  private commitTimer: NodeJS.Timeout | undefined;
+
   override async bindEvents(consumer: Consumer): Promise<void> {
-    if (![...this.messageHandlers.values()].some(isBatchHandler)) {
-      return super.bindEvents(consumer);
-    }
     const topics = [...this.messageHandlers.keys()];
     if (topics.length > 0) {
       await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
     }
+    consumer.on(consumer.events.REBALANCING, () => void this.commitHandled());
     await consumer.run({
       ...(this.options.run ?? {}),
+      autoCommit: false,
       // Only what was handled is resolved: a batch left halfway (stopping, a rebalance) is fetched again.
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.handleBatch(payload),
     });
+  }
+
+  /** Stops taking messages, lets the batches in hand finish, commits them, then disconnects. */
+  override async close(): Promise<void> {
+    await this.consumer?.stop();
+    await this.commitHandled();
+    await super.close();
+  }
+
+  /** Commits every offset resolved so far (what handlers finished), if any wait. */
+  private async commitHandled(): Promise<void> {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    const commit = this.pendingCommit;
+    this.pendingCommit = undefined;
+    try {
+      await commit?.();
+    } catch (error) {
+      // Not committed: those messages come again after a restart or a rebalance, and are deduped.
+      this.logger.warn(`offsets not committed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private commitSoon(payload: EachBatchPayload): void {
+    this.pendingCommit = async () => {
+      await payload.commitOffsetsIfNecessary(payload.uncommittedOffsets());
+    };
+    this.commitTimer ??= setTimeout(() => void this.commitHandled(), COMMIT_INTERVAL_MS).unref();
   }
 
   /**
@@ -67,7 +104,7 @@ export class KafkaBatchServer extends ServerKafka {
     const proceed = () => payload.isRunning() && !payload.isStale();
     const done = async (offset: string) => {
       payload.resolveOffset(offset);
-      await payload.commitOffsetsIfNecessary();
+      this.commitSoon(payload);
       await payload.heartbeat();
     };
     if (handler && isBatchHandler(handler)) {
