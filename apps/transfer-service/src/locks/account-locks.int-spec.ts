@@ -2,7 +2,7 @@ import { type Runtime } from '@cts/runtime';
 import { createServiceDataSource } from '@cts/persistence';
 import { createTestDatabase, type TestDatabase } from '@cts/testing';
 import { type DataSource } from 'typeorm';
-import { AccountLocks, LOCK_CONNECTIONS } from './account-locks';
+import { AccountLocks, LOCK_CONNECTIONS, LOCK_LINGER_MS } from './account-locks';
 
 const ADVISORY_LOCKS = `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory'`;
 
@@ -87,6 +87,24 @@ describe('AccountLocks (real PostgreSQL)', () => {
     expect(await replicaB.tryRun('settle:test:acct_a:USDC', () => Promise.resolve('ran'))).toBeUndefined();
 
     await expectSecondAfterFirst(replicaB, 'settle:test:acct_a:USDC', first.release, running);
+    expect(await locksLeftAfterUnlocks()).toBe(0);
+  });
+
+  it("keeps a sender's lock for its next settlement in close succession, on the same connection, then lets it go", async () => {
+    const locks = locksOn(dataSource);
+    const holders = async () =>
+      (
+        (await dataSource.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory'`)) as { pid: number }[]
+      ).map((row) => row.pid);
+    await locks.run('settle:test:acct_k:USDC', () => Promise.resolve());
+    const [holder] = await holders();
+    expect(holder).toEqual(expect.any(Number));
+
+    // The next settlement within the linger runs under the same lock: no second lock was taken.
+    const during = await locks.run('settle:test:acct_k:USDC', () => holders());
+    expect(during).toEqual([holder]);
+
+    await new Promise((resolve) => setTimeout(resolve, LOCK_LINGER_MS + 50));
     expect(await locksLeftAfterUnlocks()).toBe(0);
   });
 

@@ -12,6 +12,22 @@ export const LOCK_CONNECTIONS = 8;
 const IDLE_LOCK_CONNECTION_MS = 10_000;
 
 /**
+ * How long a replica keeps an account's lock after a settlement, for that sender's next one: a
+ * sender paying in close succession saves a lock round trip per transfer. Another replica wanting
+ * the account waits at most this long more (one sender's commands share a partition, so that is rare).
+ */
+export const LOCK_LINGER_MS = 100;
+
+/** A lock connection holding an account's lock. */
+interface Held {
+  client: PoolClient;
+  /** Its lock or unlock failed, or it was lost: closed, not pooled, never reused. */
+  state: { broken: boolean };
+  giveBack(): void;
+  timer?: NodeJS.Timeout;
+}
+
+/**
  * One settlement at a time per ledger account, across every replica (ARCHITECTURE §5: a proof is
  * bound to the source's current balance ciphertext). A Postgres session advisory lock, released by
  * the database if this process dies; an in-process queue in front so that waiting callers of one
@@ -24,6 +40,7 @@ export class AccountLocks implements OnModuleDestroy {
   private readonly local = new Map<string, Promise<void>>();
   private readonly sharedWithOtherProcesses: boolean;
   private lockPool: Pool | undefined;
+  private readonly lingering = new Map<string, Held>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -61,6 +78,7 @@ export class AccountLocks implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.lingering.keys()].map((key) => this.release(key)));
     await this.lockPool?.end();
   }
 
@@ -77,24 +95,54 @@ export class AccountLocks implements OnModuleDestroy {
   }
 
   /**
-   * Runs `work` while a lock connection holds `key` (undefined when `lock` answers not locked). The
-   * unlock is not waited for: the result goes back at once (a round trip sooner), and the connection
-   * returns to the pool only once it has unlocked, so no pooled connection ever holds a lock. Whoever
-   * locks the key meanwhile waits for that unlock in the database.
+   * Runs `work` while a lock connection holds `key` (undefined when `lock` answers not locked): the
+   * one that kept it since this replica's last settlement of `key`, or a new one. Afterwards the lock
+   * lingers for `LOCK_LINGER_MS` unless others wait for a lock connection; the unlock is not waited
+   * for (the result goes back at once), and the connection returns to the pool only once it has
+   * unlocked, so no pooled connection ever holds a lock. Whoever locks the key meanwhile waits for
+   * that unlock in the database.
    */
   private async holding<T>(key: string, lock: string, work: () => Promise<T>): Promise<T | undefined> {
+    const held = this.kept(key) ?? (await this.lock(key, lock));
+    if (!held) {
+      return undefined;
+    }
+    try {
+      return await work();
+    } finally {
+      this.linger(key, held);
+    }
+  }
+
+  private kept(key: string): Held | undefined {
+    const held = this.lingering.get(key);
+    if (held) {
+      this.lingering.delete(key);
+      clearTimeout(held.timer);
+    }
+    return held;
+  }
+
+  private async lock(key: string, lock: string): Promise<Held | undefined> {
     const client = await this.connection();
     // A connection whose lock or unlock failed is closed, not pooled: closing releases its locks.
     const state = { broken: false };
-    // Lost while the work runs (the database restarted): the unlock then fails, and without a
-    // listener the client's 'error' event would crash the process.
+    // Lost while the work runs or the lock lingers (the database restarted): the unlock then fails,
+    // and without a listener the client's 'error' event would crash the process.
     const lost = (error: Error) => {
       state.broken = true;
       this.logger.warn(`lock connection for ${key} lost: ${error.message}`);
+      if (this.lingering.get(key) === held) {
+        void this.release(key);
+      }
     };
-    const giveBack = () => {
-      client.off('error', lost);
-      client.release(state.broken);
+    const held: Held = {
+      client,
+      state,
+      giveBack: () => {
+        client.off('error', lost);
+        client.release(state.broken);
+      },
     };
     client.on('error', lost);
     let locked: boolean;
@@ -102,26 +150,38 @@ export class AccountLocks implements OnModuleDestroy {
       locked = (await client.query<{ locked: boolean }>(lock, [key])).rows[0]?.locked === true;
     } catch (error: unknown) {
       state.broken = true;
-      giveBack();
+      held.giveBack();
       throw error;
     }
     if (!locked) {
-      giveBack();
+      held.giveBack();
       return undefined;
     }
-    try {
-      return await work();
-    } finally {
-      void this.unlock(client, key, state).finally(giveBack);
-    }
+    return held;
   }
 
-  private async unlock(client: PoolClient, key: string, state: { broken: boolean }): Promise<void> {
+  private linger(key: string, held: Held): void {
+    if (held.state.broken || (this.lockPool?.waitingCount ?? 0) > 0) {
+      void this.unlock(held, key);
+      return;
+    }
+    held.timer = setTimeout(() => void this.release(key), LOCK_LINGER_MS).unref();
+    this.lingering.set(key, held);
+  }
+
+  private release(key: string): Promise<void> {
+    const held = this.kept(key);
+    return held ? this.unlock(held, key) : Promise.resolve();
+  }
+
+  private async unlock(held: Held, key: string): Promise<void> {
     try {
-      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+      await held.client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
     } catch (error: unknown) {
-      state.broken = true;
+      held.state.broken = true;
       this.logger.warn(`unlocking ${key} failed, closing its connection: ${String(error)}`);
+    } finally {
+      held.giveBack();
     }
   }
 
@@ -135,6 +195,13 @@ export class AccountLocks implements OnModuleDestroy {
       });
       // An idle connection lost with the database (a restart) is replaced on the next checkout.
       this.lockPool.on('error', (error) => this.logger.warn(`lock connection lost: ${error.message}`));
+    }
+    if (this.lockPool.idleCount === 0 && this.lockPool.totalCount >= LOCK_CONNECTIONS) {
+      // Every connection holds a lock: one kept only in case its sender comes back goes first.
+      const [oldest] = this.lingering.keys();
+      if (oldest !== undefined) {
+        void this.release(oldest);
+      }
     }
     return this.lockPool.connect();
   }
