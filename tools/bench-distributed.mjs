@@ -243,7 +243,13 @@ try {
       stack.processes.push(
         await startAppProcess(
           'gateway',
-          { ...env2, SERVICE_QUERY_URLS: queries, PORT: String(await findFreePort()) },
+          // Each replica takes its replies on its own metrics port, as startAppProcesses sets up.
+          {
+            ...env2,
+            SERVICE_QUERY_URLS: queries,
+            REPLY_HOST: '127.0.0.1',
+            PORT: String(await findFreePort()),
+          },
           { onOutput: quiet, readyTimeoutMs: 240_000 },
         ),
       );

@@ -52,6 +52,8 @@ type Request = RequestOf<typeof CreateTransfer>;
 type Created = ResponseOf<typeof CreateTransfer>;
 type Resolved = ResponseOf<typeof ResolveParties>;
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** `POST /v1/transfers` behind the gateway: resolve, check, record, settle (spec §4.1). */
 @Injectable()
 export class CreateTransferHandlers {
@@ -75,32 +77,24 @@ export class CreateTransferHandlers {
       return checked;
     }
     const amount = checked.value;
-    // The parties are resolved (a query, no side effects) while the retry lookup runs: one round
-    // trip's wait instead of two. A retry answers with its first transfer and ignores them.
-    const resolving = this.commands.send(
-      ResolveParties,
-      { sender_account_id: request.account_id, to: request.to, environment: request.environment },
-      contextFrom(message),
-    );
-    resolving.catch(() => undefined);
-    const earlier = this.transfers.findExisting(
-      message.id,
-      request.account_id,
-      request.environment,
-      request.idempotency_key,
-    );
-    earlier.catch(() => undefined);
     const memo = this.openMemo(request);
     const likely = memo.ok ? this.knownParties.likely(request) : undefined;
+    // With parties to start settling on, the lookups go out a turn later, once the settlement has
+    // started (lock, ledger read, proofs): their answers are needed only before its first write.
+    const asked = likely
+      ? nextTurn().then(() => this.lookUp(message))
+      : Promise.resolve(this.lookUp(message));
     if (memo.ok && likely) {
       // Settling starts on the parties this sender's last transfer to `to` had, while the retry
       // lookup and account-service answer. Nothing is written until this is a first attempt and the
       // answer matches them; otherwise it starts again below, on what they said.
-      const confirmation = Promise.all([earlier, resolving]).then(
-        ([existing, resolved]) =>
-          existing === null && resolved.ok && this.knownParties.confirm(request, resolved.value, likely),
-        () => false,
-      );
+      const confirmation = asked
+        .then(({ earlier, resolving }) => Promise.all([earlier, resolving]))
+        .then(
+          ([existing, resolved]) =>
+            existing === null && resolved.ok && this.knownParties.confirm(request, resolved.value, likely),
+          () => false,
+        );
       try {
         return await this.proceed(message, amount, memo.value, likely, confirmation);
       } catch (error) {
@@ -109,6 +103,7 @@ export class CreateTransferHandlers {
         }
       }
     }
+    const { earlier, resolving } = await asked;
     const existing = await earlier;
     if (existing) {
       return this.answer(await this.reconciler.settleNow(existing, message), request.account_id);
@@ -122,6 +117,31 @@ export class CreateTransferHandlers {
     }
     this.knownParties.remember(request, resolved.value);
     return this.proceed(message, amount, memo.value, resolved.value, CONFIRMED);
+  }
+
+  /**
+   * The retry lookup and the parties (a query, no side effects), asked at once: one round trip's
+   * wait instead of two. A retry answers with its first transfer and ignores the parties.
+   */
+  private lookUp(message: Envelope<Request>): {
+    earlier: Promise<TransferRecord | null>;
+    resolving: Promise<Result<Resolved>>;
+  } {
+    const request = message.payload;
+    const resolving = this.commands.send(
+      ResolveParties,
+      { sender_account_id: request.account_id, to: request.to, environment: request.environment },
+      contextFrom(message),
+    );
+    resolving.catch(() => undefined);
+    const earlier = this.transfers.findExisting(
+      message.id,
+      request.account_id,
+      request.environment,
+      request.idempotency_key,
+    );
+    earlier.catch(() => undefined);
+    return { earlier, resolving };
   }
 
   /** Checks, records and settles a transfer between `parties`, once `confirmation` says they hold. */
