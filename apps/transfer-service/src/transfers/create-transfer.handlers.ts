@@ -98,7 +98,9 @@ export class CreateTransferHandlers {
       try {
         return await this.proceed(message, amount, memo.value, likely, confirmation);
       } catch (error) {
-        if (!(error instanceof StartOver)) {
+        // A failure before anything was written (the ledger unreadable, say) is this transfer's
+        // answer only if it was a first attempt between those parties; a retry still gets its first.
+        if (!(error instanceof StartOver) && (await confirmation)) {
           throw error;
         }
       }

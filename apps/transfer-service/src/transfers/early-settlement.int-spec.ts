@@ -1,5 +1,6 @@
 import { type AccountParty } from '@cts/contracts';
 import { eventually } from '@cts/testing';
+import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { codeOf, TransferHarness } from '../testing/transfer-harness';
 
@@ -100,5 +101,26 @@ describe('transfer-service: settling while the parties are confirmed', () => {
     }
     expect(await harness.rowsOf(frank)).toHaveLength(2);
     expect(codeOf(await harness.send(frank, bob.handle, 1n))).toBe('insufficient_balance');
+  });
+
+  it('answers a retry with its first transfer even when the early settlement fails (the ledger unreadable)', async () => {
+    const grace = await harness.openAccount();
+    await harness.fund(grace, 3n * USDC);
+    expect(codeOf(await harness.send(grace, bob.handle, USDC))).toBe('ok');
+    const first = await harness.send(grace, bob.handle, USDC, { idempotency_key: 'client:early-2' });
+    const ledger = await harness.service.service.app.get(Ledgers).of('test');
+    const unreadable = jest
+      .spyOn(ledger, 'readForConfidentialTransfer')
+      .mockRejectedValueOnce(new Error('the ledger cannot be reached'));
+
+    const again = await harness.send(grace, bob.handle, USDC, { idempotency_key: 'client:early-2' });
+
+    expect(unreadable).toHaveBeenCalled();
+    unreadable.mockRestore();
+    expect(first.ok && again.ok).toBe(true);
+    if (first.ok && again.ok && first.value.kind === 'transfer' && again.value.kind === 'transfer') {
+      expect(again.value.transfer.transfer_id).toBe(first.value.transfer.transfer_id);
+    }
+    expect(await harness.rowsOf(grace)).toHaveLength(2);
   });
 });
