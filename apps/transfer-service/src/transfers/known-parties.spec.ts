@@ -1,20 +1,6 @@
 import { type AccountParty, type CreateTransfer, type RequestOf } from '@cts/contracts';
 import { assertConfirmed, KnownParties, StartOver } from './known-parties';
-
-const alice: AccountParty = {
-  account_id: 'acct_alice',
-  handle: '@alice',
-  type: 'personal',
-  kyc_status: 'verified',
-  address: 'AliceAddress1111111111111111111111111111111',
-  owner: null,
-};
-const bob: AccountParty = {
-  ...alice,
-  account_id: 'acct_bob',
-  handle: '@bob',
-  address: 'BobAddress11111111111111111111111111111111',
-};
+import { alice, bob } from '../testing/parties';
 
 const request = (to: string, environment: 'test' | 'live' = 'test') =>
   ({ account_id: alice.account_id, to, environment }) as RequestOf<typeof CreateTransfer>;

@@ -1,4 +1,3 @@
-import { type AccountParty } from '@cts/contracts';
 import {
   checkAmount,
   classifyLedgerFailure,
@@ -7,23 +6,9 @@ import {
   recipientReadinessRefusal,
   selfSendRefusal,
 } from './transfer-rules.domain';
+import { alice, bob } from '../testing/parties';
 
 const MAX = (1n << 48n) - 1n;
-
-const alice: AccountParty = {
-  account_id: 'acct_alice',
-  handle: '@alice',
-  type: 'personal',
-  kyc_status: 'verified',
-  address: 'AliceAddress1111111111111111111111111111111',
-  owner: null,
-};
-const bob = {
-  ...alice,
-  account_id: 'acct_bob',
-  handle: '@bob',
-  address: 'BobAddress11111111111111111111111111111111',
-};
 
 const codeOf = (result: { ok: boolean; error?: { code: string; param?: string } } | null) =>
   result === null || result.ok ? null : `${result.error?.code}:${result.error?.param}`;
