@@ -95,7 +95,7 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     const [alice, bob] = [await account(stack()), await account(stack())];
     expect(alice.decryption_key).toMatch(/^dk1_/);
     await fund(stack(), alice, '100');
-    const sent = await send(stack(), alice, { to: bob.account.handle, amount: '12.5', memo: 'lunch' });
+    const sent = await send(stack(), alice, { to: bob.account.handle, amount: '12.517293', memo: 'lunch' });
     expect(sent.status).toBe(200);
     const transfer = sent.body as TransferBody;
     expect(transfer).toMatchObject({
@@ -106,8 +106,8 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     });
     expect(transfer.transfer_id).toMatch(/^tr_/);
     expect(transfer.chain_signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
-    expect(JSON.stringify(sent.body)).not.toMatch(/12\.5|12500000/);
-    expect(decryptAmount(alice.decryption_key, transfer.encrypted_amount, 'USDC')).toBe('12.5');
+    expect(JSON.stringify(sent.body)).not.toMatch(/12\.517293|12517293/);
+    expect(decryptAmount(alice.decryption_key, transfer.encrypted_amount, 'USDC')).toBe('12.517293');
     expect(decryptMemo(alice.decryption_key, transfer.encrypted_memo ?? '')).toBe('lunch');
 
     const received = await http(stack().baseUrl, 'GET', `/v1/transfers/${transfer.transfer_id}`, {
@@ -119,17 +119,19 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
       status: 'confirmed',
     });
     const forBob = received.body as TransferBody;
-    expect(decryptAmount(bob.decryption_key, forBob.encrypted_amount, 'USDC')).toBe('12.5');
+    expect(decryptAmount(bob.decryption_key, forBob.encrypted_amount, 'USDC')).toBe('12.517293');
     expect(decryptMemo(bob.decryption_key, forBob.encrypted_memo ?? '')).toBe('lunch');
     expect(() => decryptAmount(alice.decryption_key, forBob.encrypted_amount, 'USDC')).toThrow();
 
-    expect(await provenBalance(stack(), alice)).toBe('87.5');
-    expect(await provenBalance(stack(), bob)).toBe('12.5');
+    expect(await provenBalance(stack(), alice)).toBe('87.482707');
+    expect(await provenBalance(stack(), bob)).toBe('12.517293');
     const keys = await http(stack().baseUrl, 'GET', '/v1/api-keys', { token: alice.token });
     const testKey = (
       keys.body as { api_keys: { key_id: string; encrypted_usdc_total: string | null }[] }
     ).api_keys.find((k) => k.key_id === alice.api_keys.test.key_id);
-    expect(decryptAmount(alice.decryption_key, testKey?.encrypted_usdc_total ?? '', 'USDC')).toBe('12.5');
+    expect(decryptAmount(alice.decryption_key, testKey?.encrypted_usdc_total ?? '', 'USDC')).toBe(
+      '12.517293',
+    );
   }, 60_000);
 
   it('shows public_key as the account address of the key’s own ledger', async () => {
