@@ -60,7 +60,7 @@ export interface IngestedEvent {
  * never deadlock. A delivery's id is derived from its event and subscription: the event id's time
  * part, then 16 hex digits of sha256(subscription id, event id), all in the id alphabet.
  */
-const INGEST_EVENTS = new PreparedStatement<{ handled: string[]; endpoints: string[] }>(
+const INGEST_EVENTS = new PreparedStatement<{ endpoints: string[] }>(
   'webhooks.ingest_events',
   `WITH input AS (
      SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
@@ -91,8 +91,7 @@ const INGEST_EVENTS = new PreparedStatement<{ handled: string[]; endpoints: stri
        subscription_id, event_id, account_id, environment, type, body, $9::timestamptz,
        CASE WHEN enabled THEN $9::timestamptz END, CASE WHEN enabled THEN 'pending' ELSE 'waiting' END
      FROM addressed)
-   SELECT ARRAY(SELECT message_id::text FROM handled) AS handled,
-     ARRAY(SELECT endpoint FROM addressed WHERE enabled) AS endpoints`,
+   SELECT ARRAY(SELECT DISTINCT endpoint FROM addressed WHERE enabled) AS endpoints`,
 );
 
 @Injectable()
@@ -104,23 +103,23 @@ export class EventRepository {
    * deliveries: one statement for the whole batch, so one round trip and atomic without a
    * transaction (a failure stores none of the batch; the transport hands it over again). Events
    * share `createdAt` (when the batch was taken in). A message twice in the batch counts once; a
-   * concurrent duplicate waits on its inbox row, then does nothing. Returns the message ids that
-   * were new and the endpoint of each delivery made.
+   * concurrent duplicate waits on its inbox row, then does nothing. Returns each endpoint that got a
+   * due delivery, once (a burst to one endpoint used to return its endpoint once per delivery).
    */
   async ingestBatch(
     consumer: string,
     events: IngestedEvent[],
     createdAt: Date,
-  ): Promise<{ handled: Set<string>; endpoints: string[] }> {
+  ): Promise<{ endpoints: string[] }> {
     const unique = [...new Map(events.map((e) => [e.event.messageId, e])).values()];
     if (unique.length === 0) {
-      return { handled: new Set(), endpoints: [] };
+      return { endpoints: [] };
     }
     const column = <T>(pick: (e: IngestedEvent) => T): T[] => unique.map(pick);
     const bodies = unique.flatMap(({ event, bodies }) =>
       bodies.map((b) => ({ messageId: event.messageId, ...b })),
     );
-    const [{ handled, endpoints }] = await INGEST_EVENTS.run(this.dataSource, [
+    const [{ endpoints }] = await INGEST_EVENTS.run(this.dataSource, [
       consumer,
       column((e) => e.event.messageId),
       column((e) => e.event.id),
@@ -134,7 +133,7 @@ export class EventRepository {
       bodies.map((b) => b.accountId),
       bodies.map((b) => b.body),
     ]);
-    return { handled: new Set(handled), endpoints };
+    return { endpoints };
   }
 
   /** A stored event of this environment received since `notBefore` (the retention window). */
