@@ -8,6 +8,9 @@ import { WebhooksModule } from './webhooks.module';
 
 export { type WebhookDispatcherOptions } from './dispatcher.settings';
 
+/** While events flow, how long the broker gathers them (and commands) for the next fetch (distributed). */
+export const INGEST_LINGER_MS = 100;
+
 export function webhookDispatcherDefinition(options: WebhookDispatcherOptions = {}): ServiceDefinition {
   return {
     name: 'webhook-dispatcher',
@@ -17,6 +20,9 @@ export function webhookDispatcherDefinition(options: WebhookDispatcherOptions = 
     imports: [WebhooksModule.with(options)],
     // Each attempt holds a connection for its whole transaction; ingestion and commands need their own.
     poolSize: (options.maxConcurrentAttempts ?? DEFAULT_MAX_CONCURRENT_ATTEMPTS) + 10,
+    // While events flow, a fetch and an ingest statement per event cost the dispatcher 3–4 ms of CPU
+    // per transfer; gathered 100 ms at a time, 1.3 ms. Webhooks then go out up to 100 ms later.
+    fetchLingerMs: INGEST_LINGER_MS,
   };
 }
 

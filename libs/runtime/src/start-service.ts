@@ -15,6 +15,8 @@ import {
   KafkaBatchServer,
   KafkaPublisher,
   kafkaServerOptions,
+  type KafkaSettings,
+  lingerWhileFlowing,
   MessagePublisher,
   provisionTopics,
 } from '@cts/messaging';
@@ -50,6 +52,14 @@ export interface ServiceDefinition {
   sendsCommands?: boolean;
   /** Database connections (default 10): more for a service that holds some for long (webhook attempts). */
   poolSize?: number;
+  /**
+   * Distributed mode: while messages flow, the broker holds each fetch this long and hands over
+   * everything that arrived meanwhile (one batch), instead of answering at the first message; after
+   * a fetch that brought nothing, the next answers at the first message again. For a consumer whose
+   * work per batch costs more than this latency is worth (webhook ingestion: one statement per
+   * batch); its commands wait as long while it is busy. Default 0: never.
+   */
+  fetchLingerMs?: number;
 }
 
 export interface RunningApp {
@@ -60,6 +70,14 @@ export interface RunningApp {
 
 @Module({})
 class ServiceRootModule {}
+
+function kafkaOptionsOf(definition: ServiceDefinition, kafka: KafkaSettings) {
+  const options = kafkaServerOptions(definition.name, kafka);
+  if (definition.fetchLingerMs) {
+    lingerWhileFlowing(groupIdFor(definition.name, kafka), definition.fetchLingerMs);
+  }
+  return options;
+}
 
 export function dataSourceFor(definition: ServiceDefinition, url: string): DataSource {
   const { schema, entities, migrations, poolSize } = definition;
@@ -89,7 +107,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     : new KafkaPublisher(requireKafka(runtime));
   const server = (runtime.bus
     ? new InProcessServer(runtime.bus, definition.name)
-    : new KafkaBatchServer(kafkaServerOptions(definition.name, requireKafka(runtime)))) as unknown as Server &
+    : new KafkaBatchServer(kafkaOptionsOf(definition, requireKafka(runtime)))) as unknown as Server &
     CustomTransportStrategy;
   let transportStatus = runtime.bus ? 'connected' : 'disconnected';
   server.status.subscribe((status) => (transportStatus = String(status)));
