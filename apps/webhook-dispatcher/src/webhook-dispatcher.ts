@@ -9,7 +9,7 @@ import { WebhooksModule } from './webhooks.module';
 export { type WebhookDispatcherOptions } from './dispatcher.settings';
 
 /** While events flow, how long the broker gathers them (and commands) for the next fetch (distributed). */
-export const INGEST_LINGER_MS = 100;
+const INGEST_LINGER_MS = 100;
 
 export function webhookDispatcherDefinition(options: WebhookDispatcherOptions = {}): ServiceDefinition {
   return {

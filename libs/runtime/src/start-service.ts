@@ -73,8 +73,10 @@ class ServiceRootModule {}
 
 function kafkaOptionsOf(definition: ServiceDefinition, kafka: KafkaSettings) {
   const options = kafkaServerOptions(definition.name, kafka);
-  if (definition.fetchLingerMs) {
-    lingerWhileFlowing(groupIdFor(definition.name, kafka), definition.fetchLingerMs);
+  const groupId = options.consumer?.groupId;
+  if (definition.fetchLingerMs && groupId) {
+    // The group id the consumer is given, not derived a second time.
+    lingerWhileFlowing(groupId, definition.fetchLingerMs);
   }
   return options;
 }

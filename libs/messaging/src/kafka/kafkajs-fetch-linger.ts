@@ -29,7 +29,7 @@ interface ConsumerGroupPrototype {
 
 const lingerByGroup = new Map<string, number>();
 
-export function consumerGroupClass(): { prototype: ConsumerGroupPrototype } {
+function consumerGroupClass(): { prototype: ConsumerGroupPrototype } {
   // kafkajs has no types for its internals.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('kafkajs/src/consumer/consumerGroup') as { prototype: ConsumerGroupPrototype };
