@@ -9,7 +9,8 @@
 // This machine's speed drifts by ±15 % from minute to minute, so one raw run and one end-to-end run
 // compare two different machines. A run is therefore several rounds: each round's end-to-end phases
 // sit between two raw phases and are compared with their mean, and the median round is the result.
-// Before the first round, each one-process stack runs two phases and the raw path one, uncounted (warm-up).
+// Before the first round, each one-process stack runs two phases and the raw path one, uncounted
+// (warm-up).
 // Whatever is not being measured is paused (SIGSTOP), so it takes none of the CPU.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -207,9 +208,9 @@ try {
   for (const stack of stacks) accounts.set(stack, await withOnly(stacks, stack, () => openAccounts(stack)));
   const measureRaw = () =>
     withOnly(stacks, null, () => ledgerLib.measureRawLedgerRate({ transfers, sources, engine: 'native' }));
-  // Warm-up, not counted: both one-process stacks run WARMUP_PHASES and the raw path one phase. Cold, each
-  // ran 15-40 % slower than in later rounds (session 12: raw 33 /s against 38-46, native end to
-  // end 26 against 29-36), and the first round's ratios compared cold code with warmer code.
+  // Warm-up, not counted: both one-process stacks run WARMUP_PHASES and the raw path one phase.
+  // Cold, each ran 15-40 % slower than in later rounds (session 12: raw 33 /s against 38-46, native
+  // end to end 26 against 29-36), and the first round's ratios compared cold code with warmer code.
   for (let phase = 0; phase < WARMUP_PHASES; phase += 1) {
     for (const stack of stacks)
       await withOnly(stacks, stack, () => measureEndToEnd(stack, accounts.get(stack)));
