@@ -2,7 +2,6 @@ export * from './publisher';
 export * from './in-process/in-process-bus';
 export * from './in-process/in-process.transport';
 export * from './kafka/kafka.config';
-export { lingerWhileFlowing } from './kafka/kafkajs-fetch-linger';
 export * from './kafka/kafka-publisher';
 export * from './kafka/kafka-batch.server';
 export * from './kafka/topic-provisioner';

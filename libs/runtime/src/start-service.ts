@@ -15,8 +15,6 @@ import {
   KafkaBatchServer,
   KafkaPublisher,
   kafkaServerOptions,
-  type KafkaSettings,
-  lingerWhileFlowing,
   MessagePublisher,
   provisionTopics,
 } from '@cts/messaging';
@@ -71,16 +69,6 @@ export interface RunningApp {
 @Module({})
 class ServiceRootModule {}
 
-function kafkaOptionsOf(definition: ServiceDefinition, kafka: KafkaSettings) {
-  const options = kafkaServerOptions(definition.name, kafka);
-  const groupId = options.consumer?.groupId;
-  if (definition.fetchLingerMs && groupId) {
-    // The group id the consumer is given, not derived a second time.
-    lingerWhileFlowing(groupId, definition.fetchLingerMs);
-  }
-  return options;
-}
-
 export function dataSourceFor(definition: ServiceDefinition, url: string): DataSource {
   const { schema, entities, migrations, poolSize } = definition;
   return createServiceDataSource({ schema, url, entities, migrations, poolSize });
@@ -109,8 +97,11 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     : new KafkaPublisher(requireKafka(runtime));
   const server = (runtime.bus
     ? new InProcessServer(runtime.bus, definition.name)
-    : new KafkaBatchServer(kafkaOptionsOf(definition, requireKafka(runtime)))) as unknown as Server &
-    CustomTransportStrategy;
+    : new KafkaBatchServer(
+        kafkaServerOptions(definition.name, requireKafka(runtime), {
+          fetchLingerMs: definition.fetchLingerMs,
+        }),
+      )) as unknown as Server & CustomTransportStrategy;
   let transportStatus = runtime.bus ? 'connected' : 'disconnected';
   server.status.subscribe((status) => (transportStatus = String(status)));
 

@@ -1,5 +1,6 @@
 import { type KafkaOptions } from '@nestjs/microservices';
 import { type logCreator, logLevel, Partitioners } from 'kafkajs';
+import { lingerWhileFlowing } from './kafkajs-fetch-linger';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
 
 // Every Kafka client of the apps is configured here: fix kafkajs's idle timer loop before any connects.
@@ -53,16 +54,22 @@ export const fetchWaitMs = (settings: KafkaSettings) =>
 /**
  * The Kafka server of a service: one consumer group per service, so replicas share partitions.
  * New groups start from the beginning of a topic: nothing published before a service first joined
- * is skipped. Up to `PARTITIONS_CONSUMED_CONCURRENTLY` partitions are handled at once.
+ * is skipped. Up to `PARTITIONS_CONSUMED_CONCURRENTLY` partitions are handled at once. With
+ * `fetchLingerMs`, the group lingers that long per fetch while messages flow (`lingerWhileFlowing`).
  */
 export function kafkaServerOptions(
   service: string,
   settings: KafkaSettings,
+  { fetchLingerMs = 0 }: { fetchLingerMs?: number } = {},
 ): Required<KafkaOptions>['options'] {
+  const groupId = groupIdFor(service, settings);
+  if (fetchLingerMs > 0) {
+    lingerWhileFlowing(groupId, fetchLingerMs);
+  }
   return {
     client: clientConfig(settings),
     consumer: {
-      groupId: groupIdFor(service, settings),
+      groupId,
       maxWaitTimeInMs: fetchWaitMs(settings),
       sessionTimeout: settings.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: 3_000,

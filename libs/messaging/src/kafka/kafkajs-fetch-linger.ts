@@ -9,7 +9,7 @@
  * (`kafkajs/src/consumer/consumerGroup`, its own source, as for the idle-loop fix); this sets them
  * around each fetch of a registered group.
  */
-export const LINGER_MIN_BYTES = 1024 * 1024;
+const LINGER_MIN_BYTES = 1024 * 1024;
 
 interface FetchedBatch {
   isEmpty(): boolean;
