@@ -59,6 +59,12 @@ describe('parseRecipient', () => {
     expect(parseRecipient(address)).toEqual({ kind: 'address', address });
   });
 
+  it('refuses base58 that does not decode to 32 bytes', () => {
+    for (const to of ['z'.repeat(44), 'z'.repeat(32), '2'.repeat(40)]) {
+      expect(parseRecipient(to)).toEqual({ kind: 'invalid' });
+    }
+  });
+
   it('refuses what is none of these', () => {
     for (const to of ['@', '@bad handle', 'not a domain', '', 'http://example.com']) {
       expect(parseRecipient(to)).toEqual({ kind: 'invalid' });

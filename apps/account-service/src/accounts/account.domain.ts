@@ -8,6 +8,7 @@ import {
   type KycStatus,
   type Result,
 } from '@cts/contracts';
+import { isAddress } from '@solana/kit';
 
 export interface AccountState {
   id: string;
@@ -59,16 +60,18 @@ export type RecipientReference =
   | { kind: 'address'; address: string }
   | { kind: 'invalid' };
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-
-/** Reads the `to` of a transfer (spec §4.1): handles and domains case-insensitively, addresses as written. */
+/**
+ * Reads the `to` of a transfer (spec §4.1): handles and domains case-insensitively, addresses as
+ * written. An address is base58 that decodes to exactly 32 bytes: one of another length would pass
+ * here and fail only when the transaction is built.
+ */
 export function parseRecipient(to: string): RecipientReference {
   const trimmed = to.trim();
   const lower = trimmed.toLowerCase();
   if (lower.startsWith('@')) {
     return ANY_HANDLE_PATTERN.test(lower) ? { kind: 'handle', handle: lower } : { kind: 'invalid' };
   }
-  if (BASE58_ADDRESS.test(trimmed) && !trimmed.includes('.')) {
+  if (isAddress(trimmed)) {
     return { kind: 'address', address: trimmed };
   }
   return DOMAIN_PATTERN.test(lower) ? { kind: 'domain', domain: lower } : { kind: 'invalid' };

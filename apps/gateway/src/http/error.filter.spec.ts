@@ -49,6 +49,26 @@ describe('errors over HTTP', () => {
     });
   });
 
+  it('answers a body nested too deep with 400 invalid_request, with or without an Idempotency-Key', async () => {
+    const deep = `{"handle":"@alice","type":"personal","memo":${'['.repeat(40_000)}${']'.repeat(40_000)}}`;
+    for (const idempotencyKey of [undefined, 'deep-1']) {
+      const post = request(gateway.url)
+        .post('/admin/v1/accounts')
+        .set(bearer(TEST_ADMIN_TOKEN))
+        .set('Content-Type', 'application/json');
+      if (idempotencyKey) {
+        post.set('Idempotency-Key', idempotencyKey);
+      }
+      const res = await post.send(deep).expect(400);
+
+      expect(res.body.error).toEqual({
+        code: 'invalid_request',
+        message: 'The request body nests deeper than 32 levels',
+        request_id: res.headers['x-request-id'],
+      });
+    }
+  });
+
   it('answers a body that is not JSON with 400 invalid_request', async () => {
     const res = await request(gateway.url)
       .post('/admin/v1/accounts')
