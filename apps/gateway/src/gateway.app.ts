@@ -7,7 +7,7 @@ import { type AddressInfo } from 'node:net';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';
 import { gatewaySettings, type GatewayTuning } from './gateway.settings';
-import { rejectDeepBodies } from './http/body-depth';
+import { parseJsonBodies } from './http/deferred-body-errors';
 import { assignRequestId } from './http/request-id.middleware';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLogging } from './http/request-logging';
@@ -62,8 +62,7 @@ export async function startGateway(
     app.use(securityHeaders);
     app.use(requestLogging(logger));
     // JSON only: any other body is left unparsed and fails validation as "not a JSON object".
-    app.useBodyParser('json', { limit: BODY_LIMIT });
-    app.use(rejectDeepBodies);
+    app.use(parseJsonBodies(BODY_LIMIT));
     const document = buildOpenApiDocument(app);
     app.use(methodNotAllowed(document));
     serveOpenApi(app, document);

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { COMMAND_CLIENT, COMMAND_TIMEOUT_MS, CommandBus, type CommandClient } from '@cts/messaging';
 import { CacheStore, READINESS_PROBES, type ReadinessProbe } from '@cts/platform';
 import { type Logger } from 'pino';
@@ -28,6 +28,7 @@ import { ApiKeyHasher } from './auth/api-key-hasher';
 import { PrincipalCache } from './auth/principal-cache';
 import { GATEWAY_LOGGER, GATEWAY_SETTINGS, type GatewaySettings } from './gateway.settings';
 import { HealthController } from './health/health.controller';
+import { BodyErrorInterceptor } from './http/deferred-body-errors';
 import { ErrorFilter } from './http/error.filter';
 import { SchemaValidationPipe } from './http/validation.pipe';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -84,6 +85,7 @@ export class GatewayModule {
         { provide: READINESS_PROBES, useValue: deps.probes },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: SchemaValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: BodyErrorInterceptor },
         CommandBus,
         ApiKeyHasher,
         PrincipalCache,

@@ -13,9 +13,7 @@ import {
   EventSchema,
   ListEventsQuery,
 } from './events.schemas';
-
-const utc = (timestamp: string | undefined) =>
-  timestamp === undefined ? undefined : new Date(timestamp).toISOString();
+import { afterBound, beforeBound } from '../http/time-bounds';
 
 /**
  * The events API, for recovery: what the account's webhooks were (or would have been) sent, in the
@@ -77,8 +75,8 @@ export class EventsController {
           limit: query.limit,
           ...(query.starting_after === undefined ? {} : { starting_after: query.starting_after }),
           types: query.type,
-          created_after: utc(query.created_after),
-          created_before: utc(query.created_before),
+          created_after: afterBound(query.created_after),
+          created_before: beforeBound(query.created_before),
         },
         caller.context,
       ),

@@ -1,6 +1,3 @@
-import { DomainError } from '@cts/contracts';
-import { type NextFunction, type Request, type Response } from 'express';
-
 /** Far deeper than any request of the API nests; JSON.stringify and validation recurse per level. */
 export const MAX_BODY_DEPTH = 32;
 
@@ -20,16 +17,4 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
     }
   }
   return false;
-}
-
-/**
- * Refuses a body nested deeper than MAX_BODY_DEPTH with 400 before anything handles it: a body of
- * 40,000 nested arrays overflowed the stack of the idempotency fingerprint (a 500).
- */
-export function rejectDeepBodies(req: Request, _res: Response, next: NextFunction): void {
-  if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
-    next(new DomainError('invalid_request', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`));
-    return;
-  }
-  next();
 }

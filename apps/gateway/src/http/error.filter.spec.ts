@@ -69,6 +69,41 @@ describe('errors over HTTP', () => {
     }
   });
 
+  it('authenticates before it reads the body: without a valid key a bad body gets 401', async () => {
+    const bodies = [
+      '{"to": "@bob",',
+      `{"memo":${'['.repeat(100)}${']'.repeat(100)}}`,
+      `"${'x'.repeat(200_000)}"`,
+    ];
+    for (const body of bodies) {
+      for (const auth of [{}, bearer('svc_test_not_a_real_key_000000000000')]) {
+        const res = await request(gateway.url)
+          .post('/v1/transfers')
+          .set(auth)
+          .set('Content-Type', 'application/json')
+          .send(body)
+          .expect(401);
+        expect(res.body.error.code).toBe('unauthorized');
+      }
+    }
+  });
+
+  it('refuses a bad body after authentication: 400 when malformed, 413 when too large', async () => {
+    const carol = seedAccount(gateway.accounts, '@carol');
+    const post = (body: string) =>
+      request(gateway.url)
+        .post('/v1/transfers')
+        .set(bearer(carol.keys.test.secret))
+        .set('Content-Type', 'application/json')
+        .send(body);
+
+    expect((await post('{"to": "@bob",').expect(400)).body.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'The request body is not valid JSON',
+    });
+    expect((await post(`"${'x'.repeat(200_000)}"`).expect(413)).body.error.code).toBe('invalid_request');
+  });
+
   it('answers a body that is not JSON with 400 invalid_request', async () => {
     const res = await request(gateway.url)
       .post('/admin/v1/accounts')

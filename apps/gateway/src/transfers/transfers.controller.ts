@@ -18,6 +18,7 @@ import {
   TransferListSchema,
   TransferSchema,
 } from './transfers.schemas';
+import { afterBound, beforeBound } from '../http/time-bounds';
 
 @V1Controller('transfers', 'transfers')
 export class TransfersController {
@@ -100,8 +101,8 @@ export class TransfersController {
   ) {
     const { account_id, environment } = caller.principal;
     const window = {
-      from: query.from === undefined ? undefined : new Date(query.from).toISOString(),
-      to: query.to === undefined ? undefined : new Date(query.to).toISOString(),
+      from: afterBound(query.from),
+      to: beforeBound(query.to),
     };
     return unwrap(
       await this.commands.send(
