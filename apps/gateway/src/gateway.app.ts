@@ -7,6 +7,7 @@ import { type AddressInfo } from 'node:net';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';
 import { gatewaySettings, type GatewayTuning } from './gateway.settings';
+import { answerClientErrorsInTheErrorShape } from './http/client-errors';
 import { parseJsonBodies } from './http/deferred-body-errors';
 import { assignRequestId } from './http/request-id.middleware';
 import { methodNotAllowed } from './http/method-not-allowed';
@@ -66,6 +67,7 @@ export async function startGateway(
     const document = buildOpenApiDocument(app);
     app.use(methodNotAllowed(document));
     serveOpenApi(app, document);
+    answerClientErrorsInTheErrorShape(app.getHttpServer());
     await app.listen(options.port ?? runtime.config.PORT, options.host ?? '0.0.0.0');
     const usage = app.get(ApiKeyUsage);
     usage.start();

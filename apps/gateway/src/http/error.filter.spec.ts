@@ -1,6 +1,7 @@
 import { contextFrom, CreateAccount, createEnvelope, EnvelopeMeta, GetAccount, ok } from '@cts/contracts';
 import { decodeBase64, encryptMemoFor } from '@cts/crypto';
 import { deadlineExceeded } from '@cts/messaging';
+import { connect } from 'node:net';
 import request from 'supertest';
 import {
   bearer,
@@ -102,6 +103,32 @@ describe('errors over HTTP', () => {
       message: 'The request body is not valid JSON',
     });
     expect((await post(`"${'x'.repeat(200_000)}"`).expect(413)).body.error.code).toBe('invalid_request');
+  });
+
+  it('answers headers too large for Node with 431 in the error shape', async () => {
+    const res = await fetch(`${gateway.url}/v1/transfers?x=${'a'.repeat(20_000)}`);
+
+    expect(res.status).toBe(431);
+    const body = (await res.json()) as { error: { code: string; request_id: string } };
+    expect(body.error).toMatchObject({
+      code: 'invalid_request',
+      request_id: res.headers.get('x-request-id'),
+    });
+  });
+
+  it('answers malformed HTTP with 400 in the error shape', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1', () =>
+        socket.write('GARBAGE / HTTP/1.1\r\n\r\n'),
+      );
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1]).error.code).toBe('invalid_request');
   });
 
   it('answers a body that is not JSON with 400 invalid_request', async () => {
