@@ -64,12 +64,25 @@ describe('parseQuote', () => {
     ['a payTo that is no address', { payTo: '0xabc' }, 'payTo'],
     ['no fee payer', { extra: {} }, 'feePayer'],
     ['a memo over 256 bytes', { extra: { feePayer: FEE_PAYER, memo: 'x'.repeat(257) } }, 'memo'],
+    ['a memo that is not a string', { extra: { feePayer: FEE_PAYER, memo: { text: 'hi' } } }, 'memo'],
     ['no timeout', { maxTimeoutSeconds: 0 }, 'maxTimeoutSeconds'],
   ])('refuses %s, saying why', (_, overrides, why) => {
     const parsed = parseQuote(answer([entry(overrides)]), 'test', registry);
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.error.code).toBe('payment_requirements_unsupported');
     expect(!parsed.ok && parsed.error.message).toContain(why);
+  });
+
+  it.each([
+    ['no resource', { resource: undefined }],
+    ['a resource without url', { resource: { description: 'weather' } }],
+    ['a resource url that is not a string', { resource: { url: 42 } }],
+    ['a resource that is a string', { resource: 'https://api.example.com/weather' }],
+  ])('refuses an answer with %s: the payment could not be bound to what it pays for', (_, more) => {
+    expect(parseQuote(answer([entry()], more), 'test', registry)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', param: 'payment_required.resource' },
+    });
   });
 
   it('refuses other versions and an empty accepts list', () => {
@@ -105,18 +118,38 @@ describe('quoteExpired', () => {
 
 describe('resourceHost', () => {
   it('is the lower-case host of an http(s) URL that is the quoted resource', () => {
-    expect(resourceHost('https://API.Example.com/weather?city=x', 'https://api.example.com/weather')).toEqual(
-      {
-        ok: true,
-        value: 'api.example.com',
-      },
-    );
+    expect(
+      resourceHost('https://API.Example.com:443/weather?city=x', 'https://api.example.com/weather?city=x'),
+    ).toEqual({
+      ok: true,
+      value: 'api.example.com',
+    });
+    expect(resourceHost('https://api.example.com/weather#top', 'https://api.example.com/weather')).toEqual({
+      ok: true,
+      value: 'api.example.com',
+    });
     expect(resourceHost('http://127.0.0.1:4021/paid', null)).toEqual({ ok: true, value: '127.0.0.1' });
   });
 
-  it('refuses another resource than the quoted one, and non-http URLs', () => {
-    expect(resourceHost('https://api.example.com/other', 'https://api.example.com/weather').ok).toBe(false);
-    expect(resourceHost('https://evil.example/weather', 'https://api.example.com/weather').ok).toBe(false);
+  it('refuses another resource than the quoted one: another host, path or query', () => {
+    const quoted = 'https://api.example.com/weather';
+    for (const other of [
+      'https://api.example.com/other',
+      'https://evil.example/weather',
+      'http://api.example.com/weather',
+      'https://api.example.com:8443/weather',
+      'https://api.example.com/weather?x=1',
+    ]) {
+      expect(resourceHost(other, quoted)).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_request', param: 'resource' },
+      });
+    }
+    expect(resourceHost(quoted, 'https://api.example.com/weather?x=1').ok).toBe(false);
+    expect(resourceHost(quoted, 'not a url').ok).toBe(false);
+  });
+
+  it('refuses non-http URLs', () => {
     expect(resourceHost('ftp://api.example.com/weather', null).ok).toBe(false);
     expect(resourceHost('not a url', null)).toMatchObject({ ok: false, error: { param: 'resource' } });
   });

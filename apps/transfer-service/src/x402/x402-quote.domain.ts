@@ -33,8 +33,9 @@ export interface ChosenRequirement {
 
 export interface ParsedQuote {
   /** `resource` of the 402 answer (v2: an object with `url`), passed back in the payload. */
-  resource: Record<string, unknown> | null;
-  resourceUrl: string | null;
+  resource: Record<string, unknown>;
+  /** The URL the 402 answer charges for: the payment is bound to it. */
+  resourceUrl: string;
   extensions: Record<string, unknown> | null;
   chosen: ChosenRequirement;
 }
@@ -85,7 +86,10 @@ function chooseEntry(
   if (typeof feePayer !== 'string' || !ADDRESS.test(feePayer)) {
     return 'extra.feePayer is missing (the facilitator pays the fee in the exact scheme)';
   }
-  const memo = isObject(extra) && typeof extra.memo === 'string' ? extra.memo : null;
+  const memo = isObject(extra) && extra.memo !== undefined ? extra.memo : null;
+  if (memo !== null && typeof memo !== 'string') {
+    return 'extra.memo is not a string';
+  }
   if (memo !== null && Buffer.byteLength(memo, 'utf8') > MAX_MEMO_BYTES) {
     return `extra.memo is longer than ${MAX_MEMO_BYTES} bytes`;
   }
@@ -117,6 +121,14 @@ export function parseQuote(
       param: 'payment_required.x402Version',
     });
   }
+  const resource = paymentRequired.resource;
+  if (!isObject(resource) || typeof resource.url !== 'string' || resource.url === '') {
+    return fail(
+      'invalid_request',
+      'payment_required.resource.url must name the URL being charged for (x402 version 2)',
+      { param: 'payment_required.resource' },
+    );
+  }
   const accepts = paymentRequired.accepts;
   if (!Array.isArray(accepts) || accepts.length === 0) {
     return fail('invalid_request', 'payment_required.accepts must be a non-empty array', {
@@ -127,10 +139,9 @@ export function parseQuote(
   for (const entry of accepts) {
     const chosen = chooseEntry(entry, environment, registry);
     if (typeof chosen !== 'string') {
-      const resource = isObject(paymentRequired.resource) ? paymentRequired.resource : null;
       return ok({
         resource,
-        resourceUrl: resource && typeof resource.url === 'string' ? resource.url : null,
+        resourceUrl: resource.url,
         extensions: isObject(paymentRequired.extensions) ? paymentRequired.extensions : null,
         chosen,
       });
@@ -159,8 +170,9 @@ export function receivedAtProblem(receivedAt: Date | null, now: Date): Result<ne
 
 /**
  * The resource being paid for, as the policy sees it: its host (matched against the
- * `allowed_recipients` domain patterns). Only http(s) URLs; when the 402 answer names its resource,
- * it must be the same URL (the payment is bound to it).
+ * `allowed_recipients` domain patterns). Only http(s) URLs. `quotedUrl`: the URL the 402 answer
+ * charges for, which must be this very URL, query included (x402's `resource.url` is the URL of the
+ * protected resource; another path or query is another resource). null: a payment bound before.
  */
 export function resourceHost(resource: string, quotedUrl: string | null): Result<string> {
   let url: URL;
@@ -173,20 +185,26 @@ export function resourceHost(resource: string, quotedUrl: string | null): Result
     return fail('invalid_request', 'resource must be an http or https URL', { param: 'resource' });
   }
   if (quotedUrl !== null && !sameResource(url, quotedUrl)) {
-    return fail('invalid_request', 'resource is not the resource the 402 answer quotes', {
+    return fail('invalid_request', 'resource is not the URL the 402 answer charges for (its resource.url)', {
       param: 'resource',
     });
   }
   return ok(url.hostname.toLowerCase().replace(/\.$/, ''));
 }
 
+/** The same URL once parsed (host case, default port, escapes), but for the fragment a client never sends. */
 function sameResource(url: URL, quotedUrl: string): boolean {
   try {
-    const quoted = new URL(quotedUrl);
-    return quoted.origin === url.origin && quoted.pathname === url.pathname;
+    return withoutFragment(new URL(quotedUrl)) === withoutFragment(url);
   } catch {
     return false;
   }
+}
+
+function withoutFragment(url: URL): string {
+  const copy = new URL(url.href);
+  copy.hash = '';
+  return copy.href;
 }
 
 /** A decimal string of `amount` base units (`10000` with 6 decimals → `0.01`). */

@@ -37,7 +37,8 @@ export async function payX402(
  * PAYMENT-SIGNATURE header. Throws `X402PendingApprovalError` when the payment waits for the owner
  * (never waits silently) and `CtsApiError` when the policy refuses it (`policy_violation` with its
  * `reason`) or the quote expired (`quote_expired`). A body that is a stream cannot be sent twice:
- * use a string, bytes or FormData.
+ * use a string, bytes or FormData. Redirects are not followed (`redirect: 'manual'`): a 3xx answer is
+ * returned as it is, unpaid, so only the URL asked for is ever paid or sent the payment.
  */
 export async function x402Fetch(
   client: CtsClient,
@@ -57,7 +58,9 @@ export async function x402FetchWithPayment(
 ): Promise<X402FetchResult> {
   const send = options.fetch ?? ((i: string | URL | Request, r?: RequestInit) => globalThis.fetch(i, r));
   const receivedAt = new Date().toISOString();
-  const first = await send(input, init);
+  // A redirect could lead to a 402 of another host than the one the policy is checked against, or
+  // carry the signed payment there: the URL asked for is the only one spoken to.
+  const first = await send(input, { ...init, redirect: 'manual' });
   if (first.status !== 402) {
     return { response: first, payment: null };
   }
@@ -82,7 +85,7 @@ export async function x402FetchWithPayment(
   }
   const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
   headers.set(PAYMENT_SIGNATURE, paid.payment.payment_signature);
-  const response = await send(input, { ...init, headers });
+  const response = await send(input, { ...init, headers, redirect: 'manual' });
   const settled = await reportSettlement(client, paid.payment, response);
   return { response, payment: settled ?? paid.payment };
 }
