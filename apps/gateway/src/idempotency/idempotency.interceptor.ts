@@ -1,4 +1,5 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { type Response } from 'express';
 import { catchError, from, mergeMap, type Observable, of, throwError } from 'rxjs';
 import { knownErrorResponse } from '../http/error-response';
@@ -11,17 +12,22 @@ import {
   requestFingerprint,
 } from './idempotency.domain';
 import { type IdempotencyLock, IdempotencyStore } from './idempotency.store';
+import { IDEMPOTENCY_IDENTITY, type IdentifyRequest } from './idempotency-identity.decorator';
 
 const GUARDED_METHODS = new Set(['POST', 'PATCH']);
 
 /**
  * `Idempotency-Key` for every POST and PATCH of the routes it decorates: the same key (per account
  * and environment, or per admin) with the same request replays the first response; with another
- * request it is `422 idempotency_key_reused`.
+ * request it is `422 idempotency_key_reused`. "The same" is the method, path and body, or the part of
+ * the body a route names with `@IdempotencyIdentity`.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly reflector: Reflector,
+  ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = context.switchToHttp();
@@ -33,10 +39,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (key === undefined) {
       return next.handle();
     }
+    const identify = this.reflector.get<IdentifyRequest | undefined>(
+      IDEMPOTENCY_IDENTITY,
+      context.getHandler(),
+    );
+    const identity: unknown = identify ? identify(req.body) : req.body;
     const claim = await this.store.claim(
       scopeOf(req),
       key,
-      requestFingerprint(req.method, req.path, req.body),
+      requestFingerprint(req.method, req.path, identity),
     );
     if (claim.kind === 'replay') {
       res.status(claim.status);

@@ -8,8 +8,10 @@ import { ApiErrors, V1Controller } from '../../http/endpoint.decorators';
 import { type Caller } from '../../http/request-context';
 import { unwrap } from '../../http/result';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from '../../idempotency/idempotency.domain';
+import { IdempotencyIdentity } from '../../idempotency/idempotency-identity.decorator';
 import { HeldTransactionSchema } from '../../transfers/transfers.schemas';
 import { decodeX402Header, settledTransactionOf } from './x402-headers.domain';
+import { x402PaymentIdentity } from './x402-payment-identity.domain';
 import {
   X402PaymentBody,
   X402PaymentIdParam,
@@ -24,6 +26,7 @@ export class X402PaymentsController {
 
   @Post()
   @HttpCode(200)
+  @IdempotencyIdentity(x402PaymentIdentity)
   @ApiOperation({
     summary:
       'Pay an x402 402 answer with an agent key: policy-checked like a transfer; returns the PAYMENT-SIGNATURE header value. The amount of an x402 payment is public on chain',

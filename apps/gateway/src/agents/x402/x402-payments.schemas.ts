@@ -1,4 +1,4 @@
-import { X402PaymentResource } from '@cts/contracts';
+import { withoutControlCharacters, X402PaymentResource } from '@cts/contracts';
 import { z } from 'zod';
 import { IdString } from '../../http/query.schemas';
 
@@ -11,15 +11,15 @@ export const X402PaymentBody = z
       .describe(
         'The resource server’s 402 answer as received: the PAYMENT-REQUIRED header value (base64) or its decoded JSON (x402 version 2)',
       ),
-    resource: z.string().min(1).max(2048).describe('The URL being paid for (http or https)'),
+    // Checked here, before anything is signed: PostgreSQL cannot store a NUL, so a later insert would fail.
+    resource: withoutControlCharacters(z.string().min(1).max(2048)).describe(
+      'The URL being paid for (http or https)',
+    ),
     received_at: z.iso
       .datetime()
       .optional()
       .describe('When the 402 answer arrived; the quote expires maxTimeoutSeconds later (409 quote_expired)'),
-    approved_transaction_id: z
-      .string()
-      .min(1)
-      .max(64)
+    approved_transaction_id: IdString()
       .optional()
       .describe(
         'Pay a payment held above the threshold once its owner approved it (same resource, payee, amount)',
