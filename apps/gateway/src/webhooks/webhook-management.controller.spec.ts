@@ -100,6 +100,19 @@ describe('/v1/webhooks/{webhook_id}: read, update, rotate the secret, test', () 
     expect(dispatcher.calls(UpdateWebhook)).toHaveLength(0);
   });
 
+  it('says a URL over 2048 characters is too long on update too', async () => {
+    const res = await request(gateway.url)
+      .patch(path())
+      .set(bearer(alice.keys.test.secret))
+      .send({ url: `https://hooks.example.com/${'a'.repeat(2090)}` })
+      .expect(400);
+    expect(res.body.error).toMatchObject({
+      code: 'invalid_request',
+      param: 'url',
+      message: expect.stringContaining('at most 2048 characters'),
+    });
+  });
+
   it('passes on the dispatcher’s refusal of a private target on update as 400 on url', async () => {
     dispatcher.failNext(UpdateWebhook, {
       code: 'invalid_request',

@@ -104,6 +104,28 @@ describe('/v1/webhooks', () => {
     },
   );
 
+  it('says a URL over 2048 characters is too long, not that it is not https://', async () => {
+    const url = `https://hooks.example.com/${'a'.repeat(2090)}`;
+    expect(url).toHaveLength(2116);
+
+    const res = await create(alice.keys.test.secret, { url, events: ['transfer.confirmed'] }).expect(400);
+
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'url' });
+    expect(res.body.error.message).toContain('at most 2048 characters');
+    expect(res.body.error.message).not.toContain('https://');
+  });
+
+  it('still says https:// for an http:// URL, whatever its case', async () => {
+    for (const url of ['http://hooks.example.com/', 'HTTP://hooks.example.com/']) {
+      const res = await create(alice.keys.test.secret, { url, events: ['transfer.confirmed'] }).expect(400);
+      expect(res.body.error.message).toContain('must be an absolute https:// URL');
+    }
+    await create(alice.keys.test.secret, {
+      url: 'HTTPS://hooks.example.com/upper',
+      events: ['transfer.confirmed'],
+    }).expect(201);
+  });
+
   it('passes on the dispatcher’s refusal of a private target as 400 on url', async () => {
     dispatcher.failNext(CreateWebhook, {
       code: 'invalid_request',

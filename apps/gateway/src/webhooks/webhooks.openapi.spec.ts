@@ -42,6 +42,16 @@ describe('OpenAPI document of the webhook routes', () => {
       additionalProperties: false,
       required: ['url', 'events'],
     });
+    // The API refuses http:// (400): the document says so, for both create and update.
+    for (const name of ['CreateWebhookRequest', 'UpdateWebhookRequest']) {
+      const url = (document.components?.schemas?.[name] as { properties?: { url?: object } } | undefined)
+        ?.properties?.url;
+      expect(url).toMatchObject({ type: 'string', format: 'uri', maxLength: 2048 });
+      const pattern = new RegExp((url as { pattern?: string }).pattern ?? '');
+      expect(pattern.test('https://hooks.example.com/')).toBe(true);
+      expect(pattern.test('HTTPS://hooks.example.com/')).toBe(true);
+      expect(pattern.test('http://hooks.example.com/')).toBe(false);
+    }
     expect(Object.keys(paths['/v1/webhooks/{webhook_id}/replay/{event_id}']?.post?.responses ?? {})).toEqual(
       expect.arrayContaining(['202', '404']),
     );

@@ -34,14 +34,26 @@ export const WebhookDeliveryListSchema = z
   .meta({ id: 'WebhookDeliveryList' });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
 
+const HTTPS_ONLY = 'must be an absolute https:// URL';
+// A JSON Schema pattern has no flags, hence the letter classes: URL schemes are case-insensitive.
+const HTTPS_PREFIX = /^[Hh][Tt][Tt][Pp][Ss]:\/\//;
+
+/**
+ * A webhook endpoint. The https:// rule is also a pattern, so the OpenAPI document states it (zod
+ * documents `.regex()` in place of the URL format, hence a refinement with the pattern in its meta).
+ * Each check names its own error: one given to `z.url` would also answer for the length.
+ */
+const WebhookUrl = z
+  .url({ protocol: /^https$/, error: HTTPS_ONLY })
+  .max(2048, { error: 'must be at most 2048 characters' })
+  .refine((url) => HTTPS_PREFIX.test(url), { error: HTTPS_ONLY })
+  .meta({ pattern: HTTPS_PREFIX.source });
+
 export const CreateWebhookBody = z
   .object({
-    url: z
-      .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
-      .max(2048)
-      .describe(
-        'HTTPS endpoint receiving POST deliveries; loopback, private, link-local and metadata addresses are refused',
-      ),
+    url: WebhookUrl.describe(
+      'HTTPS endpoint receiving POST deliveries; loopback, private, link-local and metadata addresses are refused',
+    ),
     events: z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .min(1)
@@ -62,11 +74,7 @@ export const EventIdParam = IdString();
 
 export const UpdateWebhookBody = z
   .object({
-    url: z
-      .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
-      .max(2048)
-      .optional()
-      .describe('A new HTTPS endpoint, checked as on create'),
+    url: WebhookUrl.optional().describe('A new HTTPS endpoint, checked as on create'),
     events: z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .min(1)
