@@ -51,6 +51,21 @@ describe('checkWebhookUrl', () => {
     });
   });
 
+  it('says "an" before a class that starts with a vowel', () => {
+    expect(checkWebhookUrl('https://0.0.0.0/', false)).toEqual({
+      ok: false,
+      message: 'url must not point to an unspecified address',
+    });
+    expect(checkWebhookUrl('https://10.1.1.1/', false)).toEqual({
+      ok: false,
+      message: 'url must not point to a private address',
+    });
+    expect(checkResolvedAddresses('h.example', ['::'], false)).toEqual({
+      ok: false,
+      message: 'url host h.example resolves to an unspecified address',
+    });
+  });
+
   it('allows loopback and private targets with the development setting, never metadata', () => {
     expect(checkWebhookUrl('https://127.0.0.1:8443/hook', true).ok).toBe(true);
     expect(checkWebhookUrl('https://localhost:8443/hook', true).ok).toBe(true);

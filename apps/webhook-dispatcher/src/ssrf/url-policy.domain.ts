@@ -13,7 +13,11 @@ export interface WebhookTarget {
 
 export type UrlCheck = { ok: true; target: WebhookTarget } | { ok: false; message: string };
 
-const describe = (kind: AddressClass) => kind.replace('_', '-');
+/** `a private address`, `an unspecified address`. */
+const anAddress = (kind: AddressClass) => {
+  const name = kind.replace('_', '-');
+  return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} address`;
+};
 
 /** Names that always mean this machine (RFC 6761), whatever a resolver says. */
 export function isLoopbackName(host: string): boolean {
@@ -49,7 +53,7 @@ export function checkWebhookUrl(text: string, allowPrivateNetworks: boolean): Ur
   }
   const literalClass = classifyAddress(host) ?? (isLoopbackName(host) ? 'loopback' : null);
   if (literalClass && !isAllowedAddressClass(literalClass, allowPrivateNetworks)) {
-    return { ok: false, message: `url must not point to a ${describe(literalClass)} address` };
+    return { ok: false, message: `url must not point to ${anAddress(literalClass)}` };
   }
   return { ok: true, target: { url, host, literalClass: classifyAddress(host) } };
 }
@@ -70,7 +74,7 @@ export function checkResolvedAddresses(
     const kind = classifyAddress(address) ?? 'reserved';
     if (!isAllowedAddressClass(kind, allowPrivateNetworks)) {
       // WARNING: never name the address: a refusal quoting it would be an oracle for internal DNS.
-      return { ok: false, message: `url host ${host} resolves to a ${describe(kind)} address` };
+      return { ok: false, message: `url host ${host} resolves to ${anAddress(kind)}` };
     }
   }
   return { ok: true };
