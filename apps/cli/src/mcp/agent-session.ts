@@ -1,4 +1,5 @@
 import { type Account, type CtsClient, type SpendPolicy } from '@cts/sdk';
+import { NotAnAgentKeyError } from './agent-key-check';
 
 /**
  * The one agent this server acts as, known by its API key. Who it is is asked once and kept (an
@@ -19,6 +20,13 @@ export class AgentSession {
       });
     }
     return this.account;
+  }
+
+  /** Before spending: only an agent's payments go through a spend policy. */
+  async requireAgent(): Promise<void> {
+    if ((await this.me()).type !== 'agent') {
+      throw new NotAnAgentKeyError();
+    }
   }
 
   policy(): Promise<SpendPolicy> {

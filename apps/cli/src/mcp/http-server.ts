@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CtsClient } from '@cts/sdk';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { AgentKeyChecks } from './agent-key-check';
 import { createAgentMcpServer } from './agent-mcp-server';
 
 export interface McpHttpOptions {
@@ -21,12 +22,16 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 
 /**
  * Streamable HTTP at `/mcp`, stateless: every request carries `Authorization: Bearer <agent key>` and
- * is served as that agent, so the port holds no spending authority of its own. Bound to loopback by
- * default, with DNS-rebinding protection there.
+ * is served as that agent, so the port holds no spending authority of its own. The key is checked
+ * with the API first: refused → 401, not an agent's → 403. Bound to loopback by default, with
+ * DNS-rebinding protection there.
  */
 export async function startMcpHttpServer(options: McpHttpOptions): Promise<Server> {
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(options.host);
   const server = createServer((req, res) => void handle(req, res));
+  const clientFor = (key: string) =>
+    new CtsClient({ baseUrl: options.apiUrl, apiKey: key, fetch: options.fetch });
+  const keys = new AgentKeyChecks(clientFor);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') {
@@ -39,10 +44,16 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<Serve
       refuse(res, 401, "Authorization: Bearer <the agent's API key> is required");
       return;
     }
+    const verdict = await keys.check(key);
+    if (!verdict.ok) {
+      if (verdict.status === 401) {
+        res.setHeader('www-authenticate', 'Bearer error="invalid_token"');
+      }
+      refuse(res, verdict.status, verdict.message);
+      return;
+    }
     const { port } = server.address() as AddressInfo;
-    const mcp = createAgentMcpServer(
-      new CtsClient({ baseUrl: options.apiUrl, apiKey: key, fetch: options.fetch }),
-    );
+    const mcp = createAgentMcpServer(clientFor(key));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -4,6 +4,7 @@ import { type Command } from 'commander';
 import { z } from 'zod';
 import { type CommandContext } from '../command-context';
 import { CliError, EXIT_FAILURE } from '../errors';
+import { checkAgentKey } from './agent-key-check';
 import { createAgentMcpServer } from './agent-mcp-server';
 import { startMcpHttpServer } from './http-server';
 
@@ -52,9 +53,14 @@ export function registerMcpCommand(program: Command, context: CommandContext): v
       if (!key) {
         throw new CliError('an API key is required: --api-key <agent key> or env CTS_API_KEY', EXIT_FAILURE);
       }
-      const server = createAgentMcpServer(
-        new CtsClient({ baseUrl: url, apiKey: key, fetch: context.io.fetch }),
-      );
+      const client = new CtsClient({ baseUrl: url, apiKey: key, fetch: context.io.fetch });
+      const verdict = await checkAgentKey(client);
+      // Only a key known to be no agent's stops it: a refused key or an unreachable API still
+      // serves, and every tool says what is wrong (the tools check the account type again).
+      if (!verdict.ok && verdict.status === 403) {
+        throw new CliError(verdict.message, EXIT_FAILURE);
+      }
+      const server = createAgentMcpServer(client);
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {
         transport.onclose = resolve;

@@ -1,5 +1,5 @@
 import { type SpendPolicy } from '@cts/sdk';
-import { explainRefusal, summarizePolicy } from './refusals.domain';
+import { explainRefusal, refusedQuoteAsset, summarizePolicy } from './refusals.domain';
 
 const policy: SpendPolicy = {
   policy_id: 'pol_1',
@@ -51,6 +51,28 @@ describe('a policy refusal in words a model can act on', () => {
       'the recipient "@stranger" is not allowed',
     );
     expect(explainRefusal('something_new', usdc, policy)).toBe('refused by the spend policy (something_new)');
+  });
+});
+
+describe('the asset of a refused x402 quote (named by mint, not code)', () => {
+  it('is the one asset the policy allows, since the asset rule is checked first', () => {
+    expect(refusedQuoteAsset('per_transaction_limit_exceeded', { ...policy, assets: ['SOL'] })).toBe('SOL');
+    expect(refusedQuoteAsset('daily_limit_exceeded', policy)).toBe('USDC');
+  });
+
+  it('is unknown, and then unnamed in the words, rather than guessed', () => {
+    expect(refusedQuoteAsset('asset_not_allowed', policy)).toBeNull();
+    expect(
+      refusedQuoteAsset('per_transaction_limit_exceeded', { ...policy, assets: ['USDC', 'SOL'] }),
+    ).toBeNull();
+    expect(refusedQuoteAsset('per_transaction_limit_exceeded', null)).toBeNull();
+    const unknown = { to: 'api.example.com', asset: null };
+    expect(explainRefusal('per_transaction_limit_exceeded', unknown, policy)).toBe(
+      'above the per-transaction limit of 25: pay at most 25 in one payment',
+    );
+    expect(explainRefusal('asset_not_allowed', unknown, policy)).toBe(
+      'the asset asked for is not allowed; allowed assets: USDC',
+    );
   });
 });
 

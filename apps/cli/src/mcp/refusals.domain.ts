@@ -10,11 +10,22 @@ export type PolicyViolationReason =
 
 export interface Attempt {
   to: string;
-  asset: string;
+  /** null: not known (an x402 quote names its asset by mint, which the agent cannot map to a code). */
+  asset: string | null;
 }
 
 /** Limits are in USDC for USDC and in the asset's own units otherwise (no price oracle). */
-const unitOf = (asset: string) => (asset === 'USDC' ? 'USDC' : asset);
+const unitOf = (asset: string | null) => (asset === null ? '' : ` ${asset}`);
+
+/**
+ * The asset of a refused x402 quote, as far as the agent can tell it without guessing: the service's
+ * error names only the rule. Rules are checked asset first, so any other refusal means the quote's
+ * asset is one the policy allows; when the policy allows exactly one, it is that one.
+ */
+export function refusedQuoteAsset(reason: string, policy: SpendPolicy | null): string | null {
+  const assets = policy?.assets ?? ['USDC'];
+  return policy && reason !== 'asset_not_allowed' && assets.length === 1 ? (assets[0] ?? null) : null;
+}
 
 const quoted = (items: string[]) => items.map((item) => `"${item}"`).join(', ');
 
@@ -28,18 +39,18 @@ export function explainRefusal(reason: string, attempt: Attempt, policy: SpendPo
   switch (reason as PolicyViolationReason) {
     case 'per_transaction_limit_exceeded':
       return policy
-        ? `above the per-transaction limit of ${policy.per_transaction_limit_usdc} ${unit}: pay at most ${policy.per_transaction_limit_usdc} ${unit} in one payment`
+        ? `above the per-transaction limit of ${policy.per_transaction_limit_usdc}${unit}: pay at most ${policy.per_transaction_limit_usdc}${unit} in one payment`
         : 'above the per-transaction limit: pay less in one payment (get_policy shows the limit)';
     case 'daily_limit_exceeded':
       return policy
-        ? `above what is left of the daily limit of ${policy.daily_limit_usdc} ${unit} (days count in ${policy.timezone ?? 'UTC'}): pay less, or wait until tomorrow`
+        ? `above what is left of the daily limit of ${policy.daily_limit_usdc}${unit} (days count in ${policy.timezone ?? 'UTC'}): pay less, or wait until tomorrow`
         : 'above what is left of the daily limit: pay less, or wait until tomorrow';
     case 'recipient_not_allowed':
       return policy && (policy.allowed_recipients ?? []).length === 0
         ? `the recipient "${attempt.to}" is not allowed: the policy allows no recipient at all`
         : `the recipient "${attempt.to}" is not allowed${policy ? `; allowed recipients: ${quoted(policy.allowed_recipients ?? ['*'])}` : ''}`;
     case 'asset_not_allowed':
-      return `the asset ${attempt.asset} is not allowed${policy ? `; allowed assets: ${(policy.assets ?? ['USDC']).join(', ')}` : ''}`;
+      return `${attempt.asset === null ? 'the asset asked for' : `the asset ${attempt.asset}`} is not allowed${policy ? `; allowed assets: ${(policy.assets ?? ['USDC']).join(', ')}` : ''}`;
     case 'outside_active_hours':
       return policy?.active_hours
         ? `outside the active hours ${policy.active_hours} (${policy.timezone ?? 'UTC'}): try again within them`

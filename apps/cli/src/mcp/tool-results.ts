@@ -1,5 +1,6 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CtsApiError, CtsNetworkError } from '@cts/sdk';
+import { NotAnAgentKeyError } from './agent-key-check';
 
 /**
  * A tool's answer: the data for programs (`structuredContent`) and the same as JSON text for models.
@@ -44,6 +45,9 @@ const WHAT_TO_DO: Record<string, string> = {
 
 /** What went wrong, as a code and one sentence, from any failure of an API call. */
 export function describeFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof NotAnAgentKeyError) {
+    return { code: 'not_an_agent', message: error.message };
+  }
   if (error instanceof CtsApiError) {
     const advice = WHAT_TO_DO[error.code];
     if (advice) {

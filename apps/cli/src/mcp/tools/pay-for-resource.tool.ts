@@ -1,10 +1,10 @@
 import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CtsApiError, x402FetchWithPayment, X402PendingApprovalError } from '@cts/sdk';
+import { CtsApiError, type X402Payment, x402FetchWithPayment, X402PendingApprovalError } from '@cts/sdk';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type AgentSession } from '../agent-session';
-import { explainRefusal } from '../refusals.domain';
+import { explainRefusal, refusedQuoteAsset } from '../refusals.domain';
 import { describeFailure, structured } from '../tool-results';
 
 /** What a model sees of the resource's body: enough to use, bounded so one answer cannot flood it. */
@@ -15,6 +15,7 @@ const Input = {
     .string()
     .url()
     .max(2048)
+    .regex(/^https?:\/\//i, 'must be an http:// or https:// URL')
     .describe('The http(s) URL of the resource (an API that may answer 402 Payment Required)'),
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional().describe('HTTP method, default GET'),
   body: z.string().max(100_000).optional().describe('Request body (e.g. JSON text), for POST/PUT/PATCH'),
@@ -37,7 +38,7 @@ const Output = {
   status: z
     .enum(['ok', 'not_paid', 'pending_approval', 'refused', 'error'])
     .describe(
-      'ok: the resource answered (after paying if it asked). not_paid: it answered without asking for payment. pending_approval: the payment waits for the owner, nothing paid. refused: the spend policy forbids it. error: not done.',
+      'ok: the resource answered (after paying if it asked). not_paid: it answered without asking for payment. pending_approval: the payment waits for the owner, nothing paid. refused: the spend policy forbids it. error: not done (payment_not_accepted: a payment was signed but the resource did not take it).',
     ),
   message: z.string(),
   url: z.string(),
@@ -89,6 +90,7 @@ export function registerPayForResourceTool(server: McpServer, session: AgentSess
         ...(content_type === undefined ? {} : { headers: { 'content-type': content_type } }),
       };
       try {
+        await session.requireAgent();
         const { response, payment } = await x402FetchWithPayment(session.client, url, init, {
           idempotencyKey,
           ...(approved_transaction_id === undefined
@@ -96,32 +98,68 @@ export function registerPayForResourceTool(server: McpServer, session: AgentSess
             : { approvedTransactionId: approved_transaction_id }),
         });
         const text = (await response.text()).slice(0, MAX_BODY_CHARS);
-        const paid = payment
-          ? {
-              payment_id: payment.payment_id,
-              amount: payment.amount,
-              asset: payment.asset,
-              pay_to: payment.pay_to,
-              chain_signature: payment.chain_signature,
-            }
-          : {};
-        return structured(
-          {
-            ...base,
-            ...paid,
-            status: payment ? 'ok' : 'not_paid',
-            http_status: response.status,
-            response_body: text,
-            message: payment
-              ? `Paid ${payment.amount} ${payment.asset} to ${payment.pay_to} (public on chain); the resource answered HTTP ${response.status}.`
-              : `The resource answered HTTP ${response.status} without asking for payment.`,
-          },
-          { isError: !response.ok },
-        );
+        const answered = { ...base, http_status: response.status, response_body: text };
+        if (!payment) {
+          return structured(
+            {
+              ...answered,
+              status: 'not_paid',
+              message: notPaidMessage(response),
+            },
+            { isError: !response.ok },
+          );
+        }
+        return answerAfterPayment(answered, payment, response);
       } catch (error) {
         return failed(error, base, session);
       }
     },
+  );
+}
+
+function notPaidMessage(response: Response): string {
+  const location = response.headers.get('location');
+  return response.status >= 300 && response.status < 400
+    ? `The resource answered HTTP ${response.status}, a redirect${location ? ` to ${location}` : ''}: redirects are not followed, so nothing was paid. Call again with the URL it names if that is the resource you mean to use.`
+    : `The resource answered HTTP ${response.status} without asking for payment.`;
+}
+
+/**
+ * Paid only when the facilitator settled it or the resource served the request; a resource that still
+ * answers 402 (or fails) did not take the signed payment, and the model must not believe it paid.
+ */
+function answerAfterPayment(
+  answered: { url: string; idempotency_key: string; http_status: number; response_body: string },
+  payment: X402Payment,
+  response: Response,
+): CallToolResult {
+  const what = {
+    payment_id: payment.payment_id,
+    amount: payment.amount,
+    asset: payment.asset,
+    pay_to: payment.pay_to,
+    chain_signature: payment.chain_signature,
+  };
+  if (payment.status === 'settled' || response.ok) {
+    return structured(
+      {
+        ...answered,
+        ...what,
+        status: 'ok',
+        message: `Paid ${payment.amount} ${payment.asset} to ${payment.pay_to} (public on chain); the resource answered HTTP ${response.status}.`,
+      },
+      { isError: !response.ok },
+    );
+  }
+  return structured(
+    {
+      ...answered,
+      ...what,
+      status: 'error',
+      reason: response.status === 402 ? 'payment_not_accepted' : 'resource_failed',
+      message: `A payment of ${payment.amount} ${payment.asset} to ${payment.pay_to} was signed (${payment.payment_id}), but the resource answered HTTP ${response.status} and did not confirm it settled: it did not take the payment. To present the same payment again, call again with the same idempotency_key; do not pay with a new key.`,
+    },
+    { isError: true },
   );
 }
 
@@ -143,7 +181,8 @@ async function failed(
   if (error instanceof CtsApiError && error.code === 'policy_violation') {
     const reason = error.reason ?? 'policy_violation';
     const host = new URL(base.url).hostname;
-    const words = explainRefusal(reason, { to: host, asset: 'USDC' }, await session.policyOrNull());
+    const policy = await session.policyOrNull();
+    const words = explainRefusal(reason, { to: host, asset: refusedQuoteAsset(reason, policy) }, policy);
     return structured(
       {
         ...base,

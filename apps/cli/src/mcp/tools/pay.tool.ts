@@ -103,6 +103,7 @@ export function registerPayTool(server: McpServer, session: AgentSession): void 
       const base = { to, asset, idempotency_key: idempotencyKey };
       const input: CreateTransferInput = { to, amount, asset, ...(memo === undefined ? {} : { memo }) };
       try {
+        await session.requireAgent();
         const result = await session.client.createTransfer(input, { idempotencyKey });
         if (result.kind === 'pending_approval') {
           const { transaction_id, expires_at } = result.transaction;
