@@ -4,6 +4,7 @@ import {
   type AccountState,
   canVerifyDomain,
   effectiveKycStatus,
+  kycChangeRefusal,
   parseRecipient,
   toAccountResource,
 } from './account.domain';
@@ -92,14 +93,40 @@ describe('the KYC that governs an account', () => {
     );
   });
 
-  it('is never above what the agent itself was given', () => {
-    expect(effectiveKycStatus(accountOf('agent', 'verified'), accountOf('personal', 'enhanced'))).toBe(
+  it("is an agent's owner's current status when the owner was verified after the agent's creation", () => {
+    expect(effectiveKycStatus(accountOf('agent', 'pending'), accountOf('personal', 'verified'))).toBe(
       'verified',
     );
+    expect(effectiveKycStatus(accountOf('agent', 'unverified'), accountOf('business', 'enhanced'))).toBe(
+      'enhanced',
+    );
+  });
+
+  it('refuses money to an agent whose owner cannot be found', () => {
+    expect(effectiveKycStatus(accountOf('agent', 'verified'), null)).toBe('unverified');
   });
 
   it("is an account's own status when it is no agent", () => {
     expect(effectiveKycStatus(accountOf('personal', 'verified'), null)).toBe('verified');
+    expect(effectiveKycStatus(accountOf('business', 'pending'), null)).toBe('pending');
+  });
+});
+
+describe('who may have its KYC set by an operator', () => {
+  it('lets personal and business accounts have theirs set', () => {
+    expect(kycChangeRefusal(accountOf('personal', 'pending'))).toBeNull();
+    expect(kycChangeRefusal(accountOf('business', 'pending'))).toBeNull();
+  });
+
+  it("refuses an agent, whose KYC is its owner's, naming the owner", () => {
+    expect(kycChangeRefusal(accountOf('agent', 'pending'))).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_request',
+        message: "An agent's KYC is its owner's: set the KYC of its owner (acct_personal) instead",
+        param: 'account_id',
+      },
+    });
   });
 });
 

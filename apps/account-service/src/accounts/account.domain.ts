@@ -35,18 +35,31 @@ export function toAccountResource(account: AccountState, environment: Environmen
   };
 }
 
-const KYC_RANK: Record<KycStatus, number> = { unverified: 0, pending: 1, verified: 2, enhanced: 3 };
-
 /**
  * The KYC that governs an account's money. An agent acts under its owner's identity checks as they
- * are now, not as they were when it was created: the lower of its own and its owner's current status,
- * so an owner downgraded later cannot keep paying through its agents.
+ * are now: a downgraded owner cannot keep paying through its agents, and an owner verified later
+ * need not have its agents re-checked. The status stored on an agent's row (its owner's at creation)
+ * is never read. An agent without its owner (which creation never makes) is refused money.
  */
 export function effectiveKycStatus(account: AccountState, owner: AccountState | null): KycStatus {
-  if (account.type !== 'agent' || owner === null) {
+  if (account.type !== 'agent') {
     return account.kycStatus;
   }
-  return KYC_RANK[owner.kycStatus] < KYC_RANK[account.kycStatus] ? owner.kycStatus : account.kycStatus;
+  return owner?.kycStatus ?? 'unverified';
+}
+
+/** Why an operator may not set `account`'s KYC, or null when it may: an agent has none of its own. */
+export function kycChangeRefusal(
+  account: Pick<AccountState, 'type' | 'ownerAccountId'>,
+): Result<never> | null {
+  if (account.type === 'agent') {
+    return fail(
+      'invalid_request',
+      `An agent's KYC is its owner's: set the KYC of its owner (${account.ownerAccountId ?? 'unknown'}) instead`,
+      { param: 'account_id' },
+    );
+  }
+  return null;
 }
 
 /** Only businesses prove domain ownership: a domain in `to` resolves to the business that verified it. */

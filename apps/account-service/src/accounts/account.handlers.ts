@@ -16,7 +16,7 @@ import {
 import { OnCommand } from '@cts/messaging';
 import { UnitOfWork } from '@cts/persistence';
 import { isUniqueViolation } from '@cts/persistence';
-import { canVerifyDomain, effectiveKycStatus, toAccountResource } from './account.domain';
+import { canVerifyDomain, effectiveKycStatus, kycChangeRefusal, toAccountResource } from './account.domain';
 import { AccountRepository } from './account.repository';
 
 @Injectable()
@@ -45,6 +45,14 @@ export class AccountHandlers {
   ): Promise<Result<ResponseOf<typeof SetKycStatus>>> {
     const { account_id, kyc_status } = message.payload;
     return this.unitOfWork.run(async (tx) => {
+      const current = await this.accounts.findById(account_id, tx.manager);
+      if (!current) {
+        return fail('account_not_found', 'No such account');
+      }
+      const refusal = kycChangeRefusal(current);
+      if (refusal) {
+        return refusal;
+      }
       const account = await this.accounts.setKycStatus(account_id, kyc_status, tx.manager);
       if (!account) {
         return fail('account_not_found', 'No such account');

@@ -10,6 +10,7 @@ import {
   RevokeApiKey,
   ListApiKeys,
   newId,
+  SetKycStatus,
 } from '@cts/contracts';
 import { type RunningApp } from '@cts/runtime';
 import {
@@ -372,6 +373,44 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
 
     expect(nested).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(transfers.received).toHaveLength(provisionedBefore);
+  });
+
+  it("gives an agent its owner's current KYC, after an upgrade too, and refuses setting an agent's own", async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const owner = await bus.send(CreateAccount, { ...newAccount('@lena'), kyc_status: 'pending' }, context);
+    if (!owner.ok) throw new Error('setup failed');
+    const ownerId = owner.value.account.account_id;
+    const agent = await bus.send(
+      CreateAccount,
+      { kind: 'agent', owner_account_id: ownerId, name: 'bot', spend_policy: {}, recipient_key },
+      context,
+    );
+    if (!agent.ok) throw new Error('setup failed');
+    const agentId = agent.value.account.account_id;
+    const kycSeen = async () => {
+      const me = await bus.send(GetAccount, { account_id: agentId, environment: 'test' }, context);
+      const parties = await bus.send(
+        ResolveParties,
+        { sender_account_id: agentId, to: '@lena', environment: 'test' },
+        context,
+      );
+      return [me.ok && me.value.kyc_status, parties.ok && parties.value.sender.kyc_status];
+    };
+    expect(await kycSeen()).toEqual(['pending', 'pending']);
+
+    expect(
+      await bus.send(SetKycStatus, { account_id: ownerId, kyc_status: 'verified' }, context),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(await kycSeen()).toEqual(['verified', 'verified']);
+
+    const onAgent = await bus.send(SetKycStatus, { account_id: agentId, kyc_status: 'unverified' }, context);
+    expect(onAgent).toMatchObject({ ok: false, error: { code: 'invalid_request', param: 'account_id' } });
+    expect(await kycSeen()).toEqual(['verified', 'verified']);
+
+    await bus.send(SetKycStatus, { account_id: ownerId, kyc_status: 'unverified' }, context);
+    expect(await kycSeen()).toEqual(['unverified', 'unverified']);
   });
 
   it("answers agent-policy-service's refusal of the policy and records no agent account", async () => {

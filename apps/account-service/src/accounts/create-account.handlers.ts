@@ -127,7 +127,8 @@ export class CreateAccountHandlers {
       accountId,
       handle,
       type: 'agent',
-      // The agent acts under its owner's identity checks.
+      // Never read for an agent (its KYC is its owner's current one, effectiveKycStatus): a record of
+      // the owner's at creation, shown in the creation reply and account.created.
       kycStatus: owner.kycStatus,
       ownerAccountId: owner.id,
       apiKeys: [],

@@ -42,9 +42,11 @@ export class AdminAccountsController {
   }
 
   @Patch(':account_id')
-  @ApiOperation({ summary: "Set an account's KYC status" })
+  @ApiOperation({
+    summary: "Set an account's KYC status; an agent has none of its own (its KYC is its owner's current one)",
+  })
   @ApiOkResponse({ description: 'The updated account', standardSchema: AccountSchema })
-  @ApiErrors([404, 'account_not_found'])
+  @ApiErrors([400, "invalid_request (an agent: set its owner's KYC)"], [404, 'account_not_found'])
   async setKyc(
     @Req() req: Request,
     @Param('account_id', { schema: AccountIdParam }) accountId: string,
