@@ -126,6 +126,33 @@ describe('/v1/api-keys', () => {
     await request(gateway.url).get('/v1/accounts/me').set(bearer(alice.keys.test.secret)).expect(200);
   });
 
+  it("refuses an agent's own key listing or revoking keys with 403 forbidden: its owner manages them", async () => {
+    const agent = seedAccount(gateway.accounts, '@alice/bot', { type: 'agent' });
+    const calls = () =>
+      gateway.accounts.calls(ListApiKeys).length + gateway.accounts.calls(RevokeApiKey).length;
+
+    const listed = await request(gateway.url)
+      .get('/v1/api-keys')
+      .set(bearer(agent.keys.test.secret))
+      .expect(403);
+    const revoked = await request(gateway.url)
+      .delete(`/v1/api-keys/${agent.keys.test.keyId}`)
+      .set(bearer(agent.keys.test.secret))
+      .expect(403);
+
+    expect(listed.body.error).toMatchObject({
+      code: 'forbidden',
+      message: 'An agent cannot list API keys: its owner lists them (GET /v1/agents/{account_id}/api-keys)',
+    });
+    expect(revoked.body.error).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('DELETE /v1/agents/{account_id}/api-keys/{key_id}'),
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(agent.keys.live.keyId);
+    expect(calls()).toBe(0);
+    await request(gateway.url).get('/v1/accounts/me').set(bearer(agent.keys.test.secret)).expect(200);
+  });
+
   it("answers 404 api_key_not_found for an unknown key or another account's key", async () => {
     const bob = seedAccount(gateway.accounts, '@bob');
 
