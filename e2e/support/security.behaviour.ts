@@ -96,13 +96,14 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
   });
 
   describe("owners control their agents' credentials", () => {
-    it('refuses an agent key that asks for another key', async () => {
+    it('refuses an agent key that asks for another key, or to list or revoke keys', async () => {
       const { testKey, liveKey } = await ownerWithAgent();
+      const forbidden = { status: 403, body: { error: { code: 'forbidden' } } };
       for (const key of [testKey, liveKey]) {
-        expect(await call('POST', '/v1/api-keys', key.secret, { name: 'escape' })).toMatchObject({
-          status: 403,
-          body: { error: { code: 'forbidden' } },
-        });
+        expect(await call('POST', '/v1/api-keys', key.secret, { name: 'escape' })).toMatchObject(forbidden);
+        expect(await call('GET', '/v1/api-keys', key.secret)).toMatchObject(forbidden);
+        expect(await call('DELETE', `/v1/api-keys/${key.key_id}`, key.secret)).toMatchObject(forbidden);
+        expect((await call('GET', '/v1/accounts/me', key.secret)).status).toBe(200);
       }
     }, 60_000);
 
@@ -172,6 +173,36 @@ export function securityBehaviour(stack: () => StackUnderTest): void {
         await call('POST', `/v1/agents/transactions/${transactionId}/approve`, owner.token),
       ).toMatchObject({ status: 200, body: { status: 'approved' } });
       expect(agent.account_id).toMatch(/^acct_/);
+    }, 90_000);
+
+    it("lets an agent pay once its owner is verified after the agent's creation; an agent has no KYC of its own", async () => {
+      const { owner, agent, testKey } = await ownerWithAgent(await account(stack(), { kyc: 'pending' }));
+      const merchant = await account(stack());
+      await fund(stack(), { ...owner, token: testKey.secret }, '100');
+      const setKyc = (accountId: string, kyc_status: string) =>
+        http(stack().baseUrl, 'PATCH', `/admin/v1/accounts/${accountId}`, {
+          token: stack().adminToken,
+          body: { kyc_status },
+        });
+      const pay = () =>
+        call('POST', '/v1/transfers', testKey.secret, { to: merchant.account.handle, amount: '1' });
+      expect((await call('GET', '/v1/accounts/me', testKey.secret)).body).toMatchObject({
+        kyc_status: 'pending',
+      });
+      expect(await pay()).toMatchObject({ status: 403, body: { error: { code: 'kyc_required' } } });
+
+      expect((await setKyc(owner.account.account_id, 'verified')).status).toBe(200);
+      expect((await call('GET', '/v1/accounts/me', testKey.secret)).body).toMatchObject({
+        type: 'agent',
+        kyc_status: 'verified',
+      });
+      expect(await pay()).toMatchObject({ status: 200 });
+
+      expect(await setKyc(agent.account_id, 'unverified')).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_request', param: 'account_id' } },
+      });
+      expect(await pay()).toMatchObject({ status: 200 });
     }, 90_000);
   });
 
