@@ -13,8 +13,11 @@ export interface X402PaymentRecord {
   accountId: string;
   idempotencyKey: string | null;
   approvedTransactionId: string | null;
-  /** `held`: waiting for its owner (nothing signed yet); then as the resource says. */
-  status: X402PaymentStatus | 'held';
+  /**
+   * `held`: waiting for its owner (nothing signed yet); `signing`: claimed by one call once approved
+   * (nothing handed out yet); then as the resource says.
+   */
+  status: X402PaymentStatus | 'held' | 'signing';
   resource: string;
   network: string;
   payTo: string;
@@ -40,7 +43,9 @@ export type SignedX402Payment = X402PaymentRecord & {
 };
 
 export const isSigned = (payment: X402PaymentRecord): payment is SignedX402Payment =>
-  payment.status !== 'held' && payment.paymentSignature !== null && payment.message !== null;
+  (payment.status === 'signed' || payment.status === 'settled') &&
+  payment.paymentSignature !== null &&
+  payment.message !== null;
 
 /** Whether a new quote asks for exactly what this payment pays: same resource, payee, asset, amount. */
 export const sameTerms = (

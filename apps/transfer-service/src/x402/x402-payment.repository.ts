@@ -52,7 +52,36 @@ export class X402PaymentRepository {
     return row ? toRecord(row) : null;
   }
 
-  /** held → signed, once: false when another claim signed it first. */
+  /**
+   * held → signing, once: false when another call holds the claim or signed it. Taken before anything
+   * is withdrawn, so parallel claims of one approval withdraw once. A claim a crash left behind is
+   * taken over after `staleAfterMs` (nothing was handed out under it).
+   */
+  async claimHeld(id: string, staleAfterMs: number): Promise<boolean> {
+    const now = new Date();
+    const result = await this.dataSource.manager
+      .createQueryBuilder()
+      .update(X402PaymentEntity)
+      .set({ status: 'signing', createdAt: now })
+      .where("id = :id AND (status = 'held' OR (status = 'signing' AND created_at < :stale))", {
+        id,
+        stale: new Date(now.getTime() - staleAfterMs),
+      })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** signing → held: the claim signed nothing (the balance fell short, or it failed), a later one may. */
+  async releaseClaim(id: string): Promise<void> {
+    await this.dataSource.manager
+      .createQueryBuilder()
+      .update(X402PaymentEntity)
+      .set({ status: 'held' })
+      .where("id = :id AND status = 'signing'", { id })
+      .execute();
+  }
+
+  /** signing → signed, by the call that holds the claim. */
   async markSigned(
     id: string,
     signed: Pick<X402PaymentRecord, 'paymentSignature' | 'message' | 'network' | 'feePayer'>,
@@ -61,7 +90,7 @@ export class X402PaymentRepository {
       .createQueryBuilder()
       .update(X402PaymentEntity)
       .set({ ...signed, status: 'signed', createdAt: new Date() })
-      .where('id = :id AND status = :held', { id, held: 'held' })
+      .where("id = :id AND status = 'signing'", { id })
       .execute();
     return result.affected === 1;
   }

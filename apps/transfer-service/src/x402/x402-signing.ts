@@ -80,26 +80,43 @@ export class X402Signing {
     }
   }
 
-  /** A held payment its owner approved: signed once, whoever claims it first. */
+  /**
+   * A held payment its owner approved: signed once, whoever claims it first. The claim is taken
+   * before the signer withdraws to the public balance, so a parallel claim withdraws nothing.
+   */
   async signHeld(held: X402PaymentRecord, payer: AccountParty, quote: ParsedQuote): Promise<Paid> {
-    const signed = await this.signer.sign(payer, held.environment, quote, async (tx) => {
-      const changes = {
-        paymentSignature: signatureHeader(quote, tx.transaction),
-        message: tx.message,
-        network: quote.chosen.network,
-        feePayer: quote.chosen.feePayer,
-      };
-      await this.payments.markSigned(held.id, changes);
-      return (await this.payments.findById(held.accountId, held.environment, held.id)) ?? held;
-    });
-    if (signed.kind === 'insufficient') {
-      return insufficient(quote);
+    if (!(await this.payments.claimHeld(held.id, CLAIM_STALE_AFTER_MS))) {
+      const current = await this.payments.findById(held.accountId, held.environment, held.id);
+      return current && isSigned(current)
+        ? ok({ kind: 'payment', payment: toX402Resource(current) })
+        : fail('service_unavailable', 'The approved payment is being signed by another call; try again');
     }
-    return isSigned(signed.payment)
-      ? ok({ kind: 'payment', payment: toX402Resource(signed.payment) })
-      : fail('service_unavailable', 'The approved payment could not be signed; try again');
+    try {
+      const signed = await this.signer.sign(payer, held.environment, quote, async (tx) => {
+        await this.payments.markSigned(held.id, {
+          paymentSignature: signatureHeader(quote, tx.transaction),
+          message: tx.message,
+          network: quote.chosen.network,
+          feePayer: quote.chosen.feePayer,
+        });
+        return (await this.payments.findById(held.accountId, held.environment, held.id)) ?? held;
+      });
+      if (signed.kind === 'insufficient') {
+        await this.payments.releaseClaim(held.id);
+        return insufficient(quote);
+      }
+      return isSigned(signed.payment)
+        ? ok({ kind: 'payment', payment: toX402Resource(signed.payment) })
+        : fail('service_unavailable', 'The approved payment could not be signed; try again');
+    } catch (error) {
+      await this.payments.releaseClaim(held.id);
+      throw error;
+    }
   }
 }
+
+/** Longer than any signing takes (a withdraw's proofs, the ledger's round trips): only a crash leaves a claim this old. */
+const CLAIM_STALE_AFTER_MS = 2 * 60_000;
 
 const insufficient = (quote: ParsedQuote): Result<never> =>
   fail('insufficient_balance', `The agent does not hold enough ${quote.chosen.asset.code} for this payment`);
