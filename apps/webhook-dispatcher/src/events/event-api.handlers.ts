@@ -20,7 +20,7 @@ import { buildWebhookPayload } from './webhook-payload.domain';
 /**
  * The events API (Stripe-style recovery): an account's events of one environment, kept 30 days,
  * each exactly as its webhook deliveries carry it (rebuilt from the stored event by the same
- * function that built their bodies), plus `created_at`.
+ * function that built their bodies), with `created_at` added when its deliveries have none.
  */
 @Injectable()
 export class EventApiHandlers {
@@ -76,11 +76,21 @@ export class EventApiHandlers {
   }
 }
 
-/** What its deliveries to `accountId` carry, plus `created_at`; null if it does not concern it. */
+/**
+ * What its deliveries to `accountId` carry, with `created_at`: the deliveries' own when they have
+ * one (a transfer's, an agent's), else when the event was recorded. Either way the stored time the
+ * list is ordered and filtered by (ingestion stores the subject's `created_at`). Null if the event
+ * does not concern the account.
+ */
 export function toEventResource(stored: StoredEvent, accountId: string): EventResource | null {
   const event = parseSourceEvent(stored.type, stored.data);
   const payload = event
     ? buildWebhookPayload(event, { eventId: stored.id, occurredAt: stored.occurredAt }, accountId)
     : null;
-  return payload ? ({ ...payload, created_at: stored.createdAt.toISOString() } as EventResource) : null;
+  if (!payload) {
+    return null;
+  }
+  return (
+    'created_at' in payload ? payload : { ...payload, created_at: stored.createdAt.toISOString() }
+  ) as EventResource;
 }

@@ -4,8 +4,8 @@ import { SERVICE_NAME } from '@cts/runtime';
 import { DeliveryScheduler } from '../attempts/delivery-scheduler';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { EventRepository, type IngestedEvent, type StoredEvent } from './event.repository';
-import { parseSourceEvent } from './source-event.domain';
-import { buildWebhookPayload, eventAudience } from './webhook-payload.domain';
+import { parseSourceEvent, type SourceEvent } from './source-event.domain';
+import { buildWebhookPayload, eventAudience, subjectCreatedAt } from './webhook-payload.domain';
 
 /**
  * Fan-out of consumed events: store each (for replay), then one delivery per live subscription of
@@ -60,7 +60,9 @@ export class EventIngestion {
       accountIds: audience.map((member) => member.accountId),
       data: event.data,
       occurredAt: new Date(message.occurred_at),
-      createdAt: now,
+      // The time the events API shows and lists it by: its deliveries' own `created_at` if they
+      // carry one, so the event and its deliveries agree (docs/decisions.md, "Events API").
+      createdAt: createdAtOf(event, now),
     };
     const bodies = [...new Set(stored.accountIds)].flatMap((accountId) => {
       const payload = buildWebhookPayload(
@@ -72,4 +74,9 @@ export class EventIngestion {
     });
     return { event: stored, bodies };
   }
+}
+
+function createdAtOf(event: SourceEvent, recordedAt: Date): Date {
+  const own = subjectCreatedAt(event);
+  return own === null ? recordedAt : new Date(own);
 }

@@ -63,8 +63,9 @@ export interface IngestedEvent {
 const INGEST_EVENTS = new PreparedStatement<{ endpoints: string[] }>(
   'webhooks.ingest_events',
   `WITH input AS (
-     SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
-       AS e(message_id, id, type, environment, account_ids, data, occurred_at)),
+     SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::timestamptz[],
+         $13::timestamptz[])
+       AS e(message_id, id, type, environment, account_ids, data, occurred_at, created_at)),
    handled AS (
      INSERT INTO "webhooks"."inbox" (message_id, consumer)
      SELECT message_id, $1 FROM input ORDER BY message_id
@@ -74,7 +75,7 @@ const INGEST_EVENTS = new PreparedStatement<{ endpoints: string[] }>(
    stored AS (
      INSERT INTO "webhooks"."events" (id, message_id, type, environment, account_ids, data, occurred_at, created_at)
      SELECT id, message_id, type, environment, ARRAY(SELECT jsonb_array_elements_text(account_ids)), data,
-       occurred_at, $9::timestamptz
+       occurred_at, created_at
      FROM new_event),
    addressed AS (
      SELECT e.id AS event_id, e.type, e.environment, s.id AS subscription_id, s.endpoint, a.account_id, a.body,
@@ -101,9 +102,10 @@ export class EventRepository {
   /**
    * Records each message in the inbox and, for those not there yet, stores the event with its
    * deliveries: one statement for the whole batch, so one round trip and atomic without a
-   * transaction (a failure stores none of the batch; the transport hands it over again). Events
-   * share `createdAt` (when the batch was taken in). A message twice in the batch counts once; a
-   * concurrent duplicate waits on its inbox row, then does nothing. Returns each endpoint that got a
+   * transaction (a failure stores none of the batch; the transport hands it over again). Each event
+   * keeps its own `createdAt`; deliveries are created at `createdAt` (when the batch was taken in).
+   * A message twice in the batch counts once; a concurrent duplicate waits on its inbox row, then
+   * does nothing. Returns each endpoint that got a
    * due delivery, once (a burst to one endpoint used to return its endpoint once per delivery).
    */
   async ingestBatch(
@@ -132,6 +134,7 @@ export class EventRepository {
       bodies.map((b) => b.messageId),
       bodies.map((b) => b.accountId),
       bodies.map((b) => b.body),
+      column((e) => e.event.createdAt),
     ]);
     return { endpoints };
   }

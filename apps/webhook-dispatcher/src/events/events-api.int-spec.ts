@@ -30,13 +30,20 @@ describe('the events API: an account’s events of one environment, as its webho
     return listed.value;
   };
   const ids = (page: { events: EventResource[] }) => page.events.map((e) => e.event_id);
+  // Within retention: a transfer's events are kept and listed by the transfer's created_at.
+  const createdNow = () => ({ created_at: new Date().toISOString() });
 
-  it('returns exactly the payload the webhook delivery carried (same event_id), plus created_at', async () => {
+  it('returns exactly the payload the webhook delivery carried (same event_id, its created_at)', async () => {
     const { accountId, path } = harness.unique('exact');
     await harness.subscribe(accountId, path, ['transfer.confirmed']);
     harness.publish(
       TransferConfirmed,
-      transferPayload({ sender: senderParty(accountId, '@exact'), confidential: true, amount: '12.345678' }),
+      transferPayload({
+        sender: senderParty(accountId, '@exact'),
+        confidential: true,
+        amount: '12.345678',
+        ...createdNow(),
+      }),
     );
 
     await eventually(() => expect(harness.receiver.received(path)).toHaveLength(1), 10_000);
@@ -48,7 +55,7 @@ describe('the events API: an account’s events of one environment, as its webho
       testContext,
     );
 
-    expect(page).toEqual({ events: [{ ...delivered, created_at: expect.any(String) }], has_more: false });
+    expect(page).toEqual({ events: [delivered], has_more: false });
     expect(one).toEqual({ ok: true, value: page.events[0] });
     expect(JSON.stringify(page)).not.toContain('12.345678');
     expect(page.events[0]?.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -62,6 +69,7 @@ describe('the events API: an account’s events of one environment, as its webho
       transferPayload({
         sender: senderParty(alice, '@alice'),
         recipient: { account_id: bob, handle: '@bob', address: 'BobAddress', owner: null },
+        ...createdNow(),
       }),
     );
 
@@ -97,7 +105,7 @@ describe('the events API: an account’s events of one environment, as its webho
     for (let n = 0; n < 5; n++) {
       harness.publish(
         n % 2 === 0 ? TransferInitiated : TransferConfirmed,
-        transferPayload({ sender, transfer_id: `tr_pager${n}` }),
+        transferPayload({ sender, transfer_id: `tr_pager${n}`, ...createdNow() }),
       );
     }
     harness.publish(
@@ -156,7 +164,10 @@ describe('the events API: an account’s events of one environment, as its webho
 
   it('keeps events 30 days: older ones are neither listed nor found', async () => {
     const { accountId } = harness.unique('old');
-    harness.publish(TransferConfirmed, transferPayload({ sender: senderParty(accountId, '@old') }));
+    harness.publish(
+      TransferConfirmed,
+      transferPayload({ sender: senderParty(accountId, '@old'), ...createdNow() }),
+    );
     await eventually(async () =>
       expect((await list({ account_id: accountId, environment: 'test' })).events).toHaveLength(1),
     );

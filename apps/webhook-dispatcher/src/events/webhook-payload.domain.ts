@@ -47,7 +47,6 @@ function transferFields(transfer: TransferEventPayload, view: TransferView): Web
     confidential: transfer.confidential,
     ...(transfer.confidential === false && transfer.amount !== undefined ? { amount: transfer.amount } : {}),
     chain_signature: transfer.chain_signature,
-    created_at: transfer.created_at,
     confirmed_at: transfer.confirmed_at,
     ...(transfer.failure_reason === undefined ? {} : { failure_reason: transfer.failure_reason }),
   };
@@ -94,8 +93,8 @@ function eventFields(
   }
   switch (event.type) {
     case 'agent.created': {
-      const { agent, owner, spend_policy_id, created_at } = event.data;
-      return { handle: member.handle, fields: { ...agentFields(agent, owner), spend_policy_id, created_at } };
+      const { agent, owner, spend_policy_id } = event.data;
+      return { handle: member.handle, fields: { ...agentFields(agent, owner), spend_policy_id } };
     }
     case 'agent.policy.updated': {
       const { agent, owner, policy_id, changed_fields, updated_at } = event.data;
@@ -115,8 +114,23 @@ function eventFields(
 }
 
 /**
+ * When what the event is about was created: the transfer for `transfer.*`, the agent for
+ * `agent.created`; null for the other types. Their deliveries carry it as `created_at`, so it is
+ * also the event's `created_at` in the events API and the time the event is listed by
+ * (docs/decisions.md, "Events API").
+ */
+export function subjectCreatedAt(event: SourceEvent): string | null {
+  if (isTransfer(event)) {
+    return event.data.created_at;
+  }
+  return event.type === 'agent.created' ? event.data.created_at : null;
+}
+
+/**
  * The payload one receiving account gets: `event_id`, `event`, `account` (its handle), `timestamp`,
- * then the event's fields from its point of view. Null when the event does not concern it.
+ * `created_at` for the types that have one (`subjectCreatedAt`), then the event's fields from its
+ * point of view. Null when the event does not concern it. `created_at` comes fifth because the
+ * events API's contract schema puts it there: an event then serializes as its deliveries' body.
  */
 export function buildWebhookPayload(
   event: SourceEvent,
@@ -127,11 +141,13 @@ export function buildWebhookPayload(
   if (!found) {
     return null;
   }
+  const createdAt = subjectCreatedAt(event);
   return {
     event_id: meta.eventId,
     event: event.type,
     account: found.handle,
     timestamp: meta.occurredAt.toISOString(),
+    ...(createdAt === null ? {} : { created_at: createdAt }),
     ...found.fields,
   };
 }

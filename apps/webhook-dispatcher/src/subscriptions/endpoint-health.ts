@@ -49,13 +49,16 @@ export class EndpointHealth {
       case 'started_failing':
         return this.subscriptions.setFailingSince(attempted.subscriptionId, change.at);
       case 'disable':
-        return this.disable(attempted, change.failingSince, at);
+        return this.disable(attempted, change.failingSince);
     }
   }
 
-  private async disable(attempted: AttemptedSubscription, failingSince: Date, at: Date): Promise<void> {
+  private async disable(attempted: AttemptedSubscription, failingSince: Date): Promise<void> {
     // Its deliveries are due at once; the scheduler's poll (every second) picks them up.
     await this.unitOfWork.run(async (tx) => {
+      // Stamped now, not when the fatal attempt began (up to WEBHOOK_TIMEOUT_MS ago): a poller that
+      // resumes from the newest `created_at` it saw must not find the event older than that.
+      const at = this.settings.clock.now();
       const disabled = await this.subscriptions.disableFailing(
         attempted.subscriptionId,
         failingSince,
