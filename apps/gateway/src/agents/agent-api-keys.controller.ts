@@ -1,6 +1,5 @@
 import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { GetSpendPolicy } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { environmentOfNewKey } from '../api-keys/api-keys.domain';
 import { ApiKeysService } from '../api-keys/api-keys.service';
@@ -13,7 +12,7 @@ import {
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
 import { type Caller } from '../http/request-context';
-import { unwrap } from '../http/result';
+import { requireAgentOwner } from './agent-ownership';
 import { AgentIdParam, AgentKeyBody } from './agents.schemas';
 
 /**
@@ -71,15 +70,12 @@ export class AgentApiKeysController {
     await this.apiKeys.revoke(agentId, keyId, caller.principal.environment, caller.context);
   }
 
-  /** The policy read is the ownership check: the same answers (403/404) as the policy routes. */
-  private async requireOwner(caller: Caller, agentId: string): Promise<void> {
-    const { account_id, environment } = caller.principal;
-    unwrap(
-      await this.commands.send(
-        GetSpendPolicy,
-        { caller_account_id: account_id, agent_account_id: agentId, environment },
-        caller.context,
-      ),
+  private requireOwner(caller: Caller, agentId: string): Promise<void> {
+    return requireAgentOwner(
+      this.commands,
+      caller,
+      agentId,
+      'Only the account that owns this agent can manage its API keys',
     );
   }
 }

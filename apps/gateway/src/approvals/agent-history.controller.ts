@@ -1,7 +1,8 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { type AgentTransactionPage, GetSpendPolicy, ListAgentTransactions } from '@cts/contracts';
+import { type AgentTransactionPage, ListAgentTransactions } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
+import { requireAgentOwner } from '../agents/agent-ownership';
 import { AgentIdParam } from '../agents/agents.schemas';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
@@ -28,13 +29,11 @@ export class AgentHistoryController {
   ): Promise<AgentTransactionPage> {
     const { account_id, environment } = caller.principal;
     if (account_id !== agentId) {
-      // The policy read is the ownership check: the same answers (403/404) as the policy routes.
-      unwrap(
-        await this.commands.send(
-          GetSpendPolicy,
-          { caller_account_id: account_id, agent_account_id: agentId, environment },
-          caller.context,
-        ),
+      await requireAgentOwner(
+        this.commands,
+        caller,
+        agentId,
+        'Only the agent and the account that owns it can read its transactions',
       );
     }
     return unwrap(
