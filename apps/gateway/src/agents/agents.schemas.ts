@@ -12,16 +12,25 @@ const limit = () =>
     .number({ error: typeError('must be a number') })
     .min(0, 'must not be negative')
     .max(1_000_000_000, 'must not exceed 1000000000');
-const strings = (error: string) => z.array(z.string({ error }).min(1, error).max(256, error), { error });
+// The array's `error` also words any of its checks that has no message of its own (zod 4): every
+// check here has one, so each failure says what it is.
+const strings = (most: number, what: string) =>
+  z
+    .array(
+      z
+        .string({ error: 'must be a string' })
+        .min(1, 'must not be empty')
+        .max(256, 'must be at most 256 characters'),
+      { error: 'must be an array of strings' },
+    )
+    .max(most, `must hold at most ${most} ${what}`);
 const PolicyFields = {
   daily_limit_usdc: limit().describe('Asset units, at most 6 decimals'),
   per_transaction_limit_usdc: limit().describe('Asset units, at most 6 decimals, at most daily_limit_usdc'),
-  allowed_recipients: strings('must be an array of strings')
-    .max(100, 'must hold at most 100 patterns')
-    .describe('Recipient patterns (`@handle`, `*.example.com`, address); empty allows any'),
-  assets: strings('must be an array of strings')
-    .max(10)
-    .describe('Asset codes (USDC, SOL); empty allows any'),
+  allowed_recipients: strings(100, 'patterns').describe(
+    'Recipient patterns (`@handle`, `*.example.com`, address, `*` for anyone); default ["*"]; empty allows nobody',
+  ),
+  assets: strings(10, 'assets').describe('Asset codes (USDC, SOL); default ["USDC"]; empty allows none'),
   active_hours: z
     .string({ error: 'must be a string HH:MM-HH:MM or null' })
     .regex(
