@@ -1,7 +1,8 @@
 import { type CtsEvent, CtsClient } from '@cts/sdk';
 import { errorMessage } from '../errors';
-import { advance, createdAfterFor, type ListenCursor, unseen } from './listen-cursor.domain';
-import { loadState, saveState } from './listen-state';
+import { deliveryBody } from './delivery-body';
+import { advance, createdAfterFor, type ListenCursor, startAt, unseen } from './listen-cursor.domain';
+import { filterKey, loadState, saveState } from './listen-state';
 import { deliveryHeaders, newListenSecret } from './sign-delivery';
 
 export interface ListenSettings {
@@ -34,18 +35,32 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * `cts listen`: polls the events API and forwards each new event of the account, oldest first, to a
- * local URL as a signed delivery — the same body a webhook delivery carries (the event without
- * `created_at`), signed with a secret kept in the state file, so the receiver verifies it with the
- * SDK. Resumes after the last event forwarded, also across runs. Runs until `signal` aborts.
+ * local URL as a signed delivery — the same body a webhook delivery carries, signed with a secret
+ * kept in the state file, so the receiver verifies it with the SDK. Resumes where it stopped (per
+ * event filter), also across runs, looking back a window for events that became visible late.
+ * Runs until `signal` aborts.
  */
 export async function listen(settings: ListenSettings): Promise<void> {
   const client = new CtsClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, fetch: settings.fetch });
+  const listSince = async (cursor: ListenCursor): Promise<CtsEvent[]> => {
+    const listed: CtsEvent[] = [];
+    const query = { createdAfter: createdAfterFor(cursor), types: settings.types, limit: 100 };
+    for await (const event of client.allEvents(query)) {
+      listed.push(event);
+    }
+    return listed;
+  };
   const stored = loadState(settings.statePath);
   const secret = stored?.secret ?? newListenSecret();
-  let cursor: ListenCursor = stored?.cursor ?? { createdAt: new Date().toISOString(), idsAt: [] };
-  // Checks the key (and the URL) before saying "ready".
-  await client.events({ limit: 1 });
-  saveState(settings.statePath, { secret, cursor });
+  const cursors = { ...stored?.cursors };
+  const key = filterKey(settings.types);
+  const resumed = cursors[key];
+  const now = new Date().toISOString();
+  // Also checks the key (and the URL) before saying "ready".
+  const before = await listSince(resumed ?? startAt(now, []));
+  let cursor = resumed ?? startAt(now, before);
+  const save = () => saveState(settings.statePath, { secret, cursors: { ...cursors, [key]: cursor } });
+  save();
   const environment = settings.apiKey.startsWith('svc_live_') ? 'live' : 'test';
   settings.print(
     `Ready: forwarding ${settings.types.length > 0 ? settings.types.join(', ') : 'all'} events (${environment}) to ${settings.forwardTo}`,
@@ -53,17 +68,11 @@ export async function listen(settings: ListenSettings): Promise<void> {
   settings.print(
     `Your webhook signing secret is ${secret} (verify with verifyWebhookSignature from @cts/sdk)`,
   );
-  settings.print(stored ? `Resuming after ${cursor.createdAt}` : 'Starting with events from now on');
+  settings.print(resumed ? `Resuming after ${cursor.createdAt}` : 'Starting with events from now on');
   while (!settings.signal.aborted) {
-    const listed: CtsEvent[] = [];
+    let listed: CtsEvent[] = [];
     try {
-      for await (const event of client.allEvents({
-        createdAfter: createdAfterFor(cursor),
-        types: settings.types,
-        limit: 100,
-      })) {
-        listed.push(event);
-      }
+      listed = await listSince(cursor);
     } catch (error) {
       settings.print(`could not list events: ${errorMessage(error)}; retrying`);
     }
@@ -73,7 +82,7 @@ export async function listen(settings: ListenSettings): Promise<void> {
         break;
       }
       cursor = advance(cursor, event);
-      saveState(settings.statePath, { secret, cursor });
+      save();
       settings.print(`${event.created_at}  ${event.event}  ${event.event_id}  -> ${status}`);
     }
     await sleep(settings.intervalMs, settings.signal);
@@ -82,8 +91,7 @@ export async function listen(settings: ListenSettings): Promise<void> {
 
 /** The receiver's HTTP status; retried while it cannot be reached. Null only when stopped. */
 async function forward(settings: ListenSettings, secret: string, event: CtsEvent): Promise<number | null> {
-  const { created_at: _createdAt, ...payload } = event;
-  const body = JSON.stringify(payload);
+  const body = deliveryBody(event);
   let wait = 1000;
   while (!settings.signal.aborted) {
     try {

@@ -4,14 +4,34 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { CliError, EXIT_FAILURE } from '../errors';
-import { type ListenCursor } from './listen-cursor.domain';
 
-/** What survives between runs of `cts listen`: the secret it signs with and where it stopped. */
+const Cursor = z.object({
+  createdAt: z.iso.datetime(),
+  forwarded: z.array(z.object({ id: z.string(), createdAt: z.iso.datetime() })),
+});
+
+/**
+ * What survives between runs of `cts listen`: the secret it signs with (one per API key, so the
+ * receiver keeps verifying whatever `--events` says) and where it stopped, per event filter
+ * (`filterKey`): a run with `--events X` moves only its own position, so a later run without it
+ * still forwards the other types that happened meanwhile.
+ */
 const ListenState = z.object({
   secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/),
-  cursor: z.object({ createdAt: z.iso.datetime(), idsAt: z.array(z.string()) }),
+  cursors: z.record(z.string(), Cursor),
 });
 export type ListenState = z.infer<typeof ListenState>;
+
+/** A state file written before positions were kept per filter: one position, taken as unfiltered's. */
+const OneCursorState = z.object({
+  secret: ListenState.shape.secret,
+  cursor: z.object({ createdAt: z.iso.datetime(), idsAt: z.array(z.string()) }),
+});
+
+/** The position's name for an event filter: the types sorted, or `*` for all. */
+export function filterKey(types: readonly string[]): string {
+  return types.length === 0 ? '*' : [...new Set(types)].sort().join(',');
+}
 
 /**
  * One file per API key (named by a hash of it, never the key) under `<CTS_CONFIG_DIR>` or
@@ -30,15 +50,24 @@ export function loadState(path: string): ListenState | null {
   } catch {
     return null;
   }
-  const parsed = ListenState.safeParse(JSON.parse(text));
-  if (!parsed.success) {
+  const json: unknown = JSON.parse(text);
+  const parsed = ListenState.safeParse(json);
+  if (parsed.success) {
+    return parsed.data;
+  }
+  const older = OneCursorState.safeParse(json);
+  if (!older.success) {
     throw new CliError(`${path} is not a cts listen state file; remove it to start afresh`, EXIT_FAILURE);
   }
-  return parsed.data;
+  const { createdAt, idsAt } = older.data.cursor;
+  return {
+    secret: older.data.secret,
+    cursors: { [filterKey([])]: { createdAt, forwarded: idsAt.map((id) => ({ id, createdAt })) } },
+  };
 }
 
 /** Written to a temporary file then renamed: a crash mid-write never leaves half a state. Mode 0600: it holds the secret. */
-export function saveState(path: string, state: { secret: string; cursor: ListenCursor }): void {
+export function saveState(path: string, state: ListenState): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });

@@ -34,7 +34,7 @@ export function registerListenCommand(program: Command, context: CommandContext)
     .option('--events <types>', 'only these event types, comma-separated (repeatable)', types)
     .option(
       '--state <file>',
-      'where the secret and the position are kept (default ~/.config/cts/listen/<key hash>.json)',
+      'where the secret and the positions (one per --events filter) are kept (default ~/.config/cts/listen/<key hash>.json)',
     )
     .option('--interval <ms>', 'how often to look for new events', positive, 2000)
     .action(
