@@ -85,7 +85,7 @@ export class EventsController {
 
   @Get(':event_id')
   @ApiOperation({
-    summary: 'One event: exactly the payload its webhook deliveries carry (same event_id), plus created_at',
+    summary: 'One event: exactly the payload its webhook deliveries carry (same event_id), with created_at',
   })
   @ApiOkResponse({ description: 'The event', standardSchema: EventSchema })
   @ApiErrors([404, 'event_not_found'])

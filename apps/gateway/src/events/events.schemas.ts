@@ -5,7 +5,7 @@ import { IdString, QueryInteger } from '../http/query.schemas';
 export const EventSchema = EventResource.meta({
   id: 'Event',
   description:
-    'An event of the account: exactly the payload its webhook deliveries carry (`event_id`, `event`, `account`, `timestamp`, then the fields of its type, docs/events.md), plus `created_at`. Never a plaintext amount of a confidential transfer',
+    'An event of the account: exactly the payload its webhook deliveries carry (`event_id`, `event`, `account`, `timestamp`, then the fields of its type, docs/events.md), with `created_at`: that of the deliveries for `transfer.*` and `agent.created`, else when the service recorded it (what the list is ordered and filtered by). Never a plaintext amount of a confidential transfer',
 });
 
 export const EventListSchema = z

@@ -97,8 +97,9 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 /**
  * One event as the events API returns it: exactly the payload its webhook deliveries carry
- * (`event_id`, `event`, `account`, `timestamp`, then the fields of its type, docs/events.md), plus
- * `created_at`, when the service recorded it.
+ * (`event_id`, `event`, `account`, `timestamp`, then the fields of its type, docs/events.md), with
+ * `created_at`: the deliveries' own if they have one (a transfer's, an agent's), else when the
+ * service recorded it. The list is ordered and filtered by it.
  */
 export const EventResource = z.looseObject({
   event_id: z.string(),

@@ -51,7 +51,8 @@ export interface UpdateWebhookInput {
 
 /**
  * An event as the events API returns it: exactly the payload its webhook deliveries carry
- * (`event_id`, `event`, `account`, `timestamp`, then the fields of its type), plus `created_at`.
+ * (`event_id`, `event`, `account`, `timestamp`, then the fields of its type), with `created_at`:
+ * the deliveries' own for `transfer.*` and `agent.created`, else when the service recorded it.
  */
 export interface CtsEvent {
   event_id: string;
