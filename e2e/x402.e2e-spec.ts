@@ -286,6 +286,31 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
     expect(genuine).toMatchObject({ status: 200, body: { status: 'settled', chain_signature: settledTx } });
   }, 120_000);
 
+  it('x402Fetch retried with its idempotency key returns the first payment (a later receipt time), and the merchant is paid once', async () => {
+    const buyer = await agent(policy());
+    const before = await publicBalance(payTo);
+    const once = { idempotencyKey: 'fetch-once' };
+
+    const first = await x402FetchWithPayment(buyer.client, `${merchant.url}/weather`, undefined, once);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const retried = await x402FetchWithPayment(buyer.client, `${merchant.url}/weather`, undefined, once);
+
+    expect(first.response.status).toBe(200);
+    expect(retried.payment?.payment_id).toBe(first.payment?.payment_id);
+    expect(retried.response.status).not.toBe(200); // the same signed transaction, already settled
+    expect(await publicBalance(payTo)).toBe(before + BigInt(CENT));
+  }, 120_000);
+
+  it('pays only the URL the 402 answer charges for: another query is 400, nothing signed', async () => {
+    const buyer = await agent(policy());
+    const quote = await fetch(`${merchant.url}/weather`);
+    const other = await payX402(buyer.client, {
+      payment_required: quote.headers.get('PAYMENT-REQUIRED') ?? '',
+      resource: `${merchant.url}/weather?x=1`,
+    }).catch((e: unknown) => e);
+    expect(other).toMatchObject({ status: 400, code: 'invalid_request', param: 'resource' });
+  }, 120_000);
+
   it('refuses a quote whose validity has passed: 409 quote_expired, nothing signed', async () => {
     const buyer = await agent(policy());
     const quote = await fetch(`${merchant.url}/weather`);
