@@ -202,6 +202,35 @@ export function transfersBehaviour(stack: () => StackUnderTest): void {
     expect(await provenBalance(stack(), alice)).toBe('2');
   }, 60_000);
 
+  it('lets an account see and spend what standard transfers paid in', async () => {
+    const [alice, bob, carol, dave] = [
+      await account(stack()),
+      await account(stack()),
+      await account(stack()),
+      await account(stack()),
+    ];
+    await fund(stack(), alice, '5');
+    const standard = (to: string, amount: string) =>
+      send(stack(), alice, { to, amount, confidential: false });
+    expect((await standard(bob.account.handle, '2')).body).toMatchObject({ status: 'confirmed' });
+    // Spent confidentially before any balance read: the settlement moves it in first.
+    expect((await send(stack(), bob, { to: carol.account.handle, amount: '1.5' })).body).toMatchObject({
+      status: 'confirmed',
+    });
+    expect(await provenBalance(stack(), bob)).toBe('0.5');
+
+    expect((await standard(dave.account.handle, '1')).body).toMatchObject({ status: 'confirmed' });
+    expect(
+      (await send(stack(), dave, { to: carol.account.handle, amount: '0.4', confidential: false })).body,
+    ).toMatchObject({ status: 'confirmed' });
+    const balances = await http(stack().baseUrl, 'GET', '/v1/accounts/me/balances', { token: dave.token });
+    expect(balances.body).toMatchObject({
+      balances: expect.arrayContaining([{ asset: 'USDC', has_balance: true }]),
+    });
+    expect(await provenBalance(stack(), dave)).toBe('0.6');
+    expect(await provenBalance(stack(), carol)).toBe('1.9');
+  }, 60_000);
+
   it('returns the same transfer for a retried or raced Idempotency-Key and moves the money once', async () => {
     const [alice, bob] = [await account(stack()), await account(stack())];
     await fund(stack(), alice, '10');

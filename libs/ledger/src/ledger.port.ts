@@ -141,7 +141,15 @@ export interface LedgerPort {
     asset: string,
   ): Promise<ConfidentialTransferReading>;
   transferConfidential(request: ConfidentialTransferRequest): Promise<LedgerSubmission>;
-  applyPendingBalance(keys: AccountKeyMaterial, asset: string): Promise<ApplyPendingResult>;
+  /**
+   * Moves received funds into the available balance: the pending balance and, with
+   * `depositPublic`, the whole public balance (what standard transfers paid in) too.
+   */
+  applyPendingBalance(
+    keys: AccountKeyMaterial,
+    asset: string,
+    options?: { depositPublic?: boolean },
+  ): Promise<ApplyPendingResult>;
   /** Withdraws from the sender's confidential balance and pays the recipient's public balance. */
   transferStandard(request: StandardTransferRequest): Promise<LedgerSubmission>;
   /**

@@ -86,7 +86,10 @@ export class BalancesHandlers {
     const balances: SealedBalanceEntry[] = [];
     for (const { code } of ledger.assets()) {
       const asset = code as AssetCode;
-      const view = await this.currentView(ledger, account_id, environment, ownerAddress, asset);
+      const view = await this.currentView(ledger, account_id, environment, ownerAddress, asset, {
+        // An agent's public balance is what its signed x402 payments draw on: it stays public.
+        depositPublic: account.value.type !== 'agent',
+      });
       const entry: SealedBalanceEntry = {
         asset,
         has_balance: await this.custody.hasNonZeroBalance(
@@ -137,13 +140,17 @@ export class BalancesHandlers {
     return ok({ balances });
   }
 
-  /** Received funds wait in the pending balance: applied first, so the answer includes them. */
+  /**
+   * Received funds wait in the pending balance, and standard transfers pay into the public one:
+   * both are moved into the available balance first, so the answer includes them.
+   */
   private async currentView(
     ledger: LedgerPort,
     accountId: string,
     environment: Environment,
     owner: string,
     asset: AssetCode,
+    { depositPublic }: { depositPublic: boolean },
   ): Promise<ConfidentialAccountView> {
     const read = async () => {
       const view = await ledger.readAccount(address(owner), asset);
@@ -153,11 +160,13 @@ export class BalancesHandlers {
       return view;
     };
     const view = await read();
-    if (view.pendingCreditCounter === 0n) {
+    if (view.pendingCreditCounter === 0n && !(depositPublic && view.publicAmount > 0n)) {
       return view;
     }
     return this.locks.run(accountLockKey(accountId, environment, asset), async () => {
-      await this.custody.withKeys(accountId, environment, (keys) => ledger.applyPendingBalance(keys, asset));
+      await this.custody.withKeys(accountId, environment, (keys) =>
+        ledger.applyPendingBalance(keys, asset, { depositPublic }),
+      );
       return read();
     });
   }

@@ -14,6 +14,8 @@ import { classifyLedgerFailure, publicAmountOf } from './transfer-rules.domain';
 import { TransferRepository } from './transfer.repository';
 import { assertConfirmed, CONFIRMED, type PartiesConfirmation } from './known-parties';
 
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
 type Outcome = Pick<TransferRecord, 'status' | 'chainSignature' | 'failureReason' | 'confirmedAt'>;
 
 /** Spec §5.5: an API key's "total USDC transferred" counts its confirmed USDC transfers. */
@@ -268,20 +270,35 @@ export class Settlement {
       draft.confidential
         ? ledger.readForConfidentialTransfer(sender, address(draft.recipient.address), draft.asset)
         : ledger.readAccount(sender, draft.asset).then((source) => ({ source }));
-    const suffices = async ({ source }: ConfidentialTransferReading) =>
-      source.confidentialReady &&
-      (await this.custody.canSend(account_id, draft.environment, amount, source.decryptableAvailableBalance));
+    // A standard transfer pays from the public balance first, then withdraws the rest.
+    const fromConfidential = ({ source }: ConfidentialTransferReading) =>
+      draft.confidential || !source.exists ? amount : amount - min(amount, source.publicAmount);
+    const suffices = async (reading: ConfidentialTransferReading) =>
+      reading.source.confidentialReady &&
+      (await this.custody.canSend(
+        account_id,
+        draft.environment,
+        fromConfidential(reading),
+        reading.source.decryptableAvailableBalance,
+      ));
+    // What standard transfers paid in joins the available balance, except an agent's: its public
+    // balance is what its signed x402 payments draw on.
+    const depositPublic = draft.sender.owner === null;
     let reading = await read();
     if (await suffices(reading)) {
       return reading;
     }
-    if (!reading.source.confidentialReady || reading.source.pendingCreditCounter === 0n) {
+    const { source } = reading;
+    if (
+      !source.confidentialReady ||
+      (source.pendingCreditCounter === 0n && !(depositPublic && source.publicAmount > 0n))
+    ) {
       return null;
     }
     // Applying is a transaction: only for a sender account-service has confirmed.
     await assertConfirmed(confirmation);
     await this.custody.withKeys(account_id, draft.environment, (keys) =>
-      ledger.applyPendingBalance(keys, draft.asset),
+      ledger.applyPendingBalance(keys, draft.asset, { depositPublic }),
     );
     reading = await read();
     return (await suffices(reading)) ? reading : null;

@@ -142,6 +142,27 @@ describe('SolanaRpcLedger on the local runtime', () => {
     expect((await read(aliceOwner)).publicAmount).toBe(0n);
   });
 
+  it('moves what a standard transfer paid in, with what is pending, into the available balance on request', async () => {
+    const bobBefore = await available(bob, bobOwner);
+    const pendingBefore = decryptPendingWithElGamal(bob, await read(bobOwner));
+    await ledger.transferStandard({ from: alice, toOwner: bobOwner, asset: 'USDC', amount: 3n * USDC });
+    expect((await read(bobOwner)).publicAmount).toBe(3n * USDC);
+    expect(await ledger.applyPendingBalance(bob, 'USDC')).toEqual({ signature: null });
+    expect((await read(bobOwner)).publicAmount).toBe(3n * USDC);
+
+    const { signature } = await ledger.applyPendingBalance(bob, 'USDC', { depositPublic: true });
+    expect(signature).not.toBeNull();
+    const bobView = await read(bobOwner);
+    expect(bobView).toMatchObject({ publicAmount: 0n, pendingCreditCounter: 0n });
+    expect(decryptWithAeKey(bob, bobView)).toBe(bobBefore + pendingBefore + 3n * USDC);
+    expect(decryptWithElGamal(bob, bobView.availableBalanceCiphertext)).toBe(
+      bobBefore + pendingBefore + 3n * USDC,
+    );
+    expect(await ledger.applyPendingBalance(bob, 'USDC', { depositPublic: true })).toEqual({
+      signature: null,
+    });
+  });
+
   it('moves SOL with 9 decimals', async () => {
     const amount = 123_456_789n;
     await ledger.fundTestAccount(alice, 'SOL', 2_500_000_000n);

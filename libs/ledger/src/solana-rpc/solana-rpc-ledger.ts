@@ -155,22 +155,31 @@ export class SolanaRpcLedger implements LedgerPort {
     }));
   }
 
-  async applyPendingBalance(keys: AccountKeyMaterial, assetCode: string): Promise<ApplyPendingResult> {
+  async applyPendingBalance(
+    keys: AccountKeyMaterial,
+    assetCode: string,
+    { depositPublic = false }: { depositPublic?: boolean } = {},
+  ): Promise<ApplyPendingResult> {
     const asset = this.asset(assetCode);
     const token = await associatedTokenAddress(await ownerAddressOf(keys), asset.mint);
     return this.accountLocks.run(token, async () => {
       const tokenState = await this.readConfidentialToken(token, 'account');
       const pending = confidentialExtensionOf(tokenState)?.pendingBalanceCreditCounter ?? 0n;
-      if (pending === 0n) {
+      if (pending === 0n && !(depositPublic && tokenState.amount > 0n)) {
         return { signature: null };
       }
-      const signature = await this.execute(async () => ({
-        kind: 'apply-pending',
-        context: await this.signingContext(),
-        keys,
-        token,
-        tokenState: await this.readConfidentialToken(token, 'account'),
-      }));
+      const signature = await this.execute(async () => {
+        const current = await this.readConfidentialToken(token, 'account');
+        return {
+          kind: 'apply-pending',
+          context: await this.signingContext(),
+          keys,
+          token,
+          tokenState: current,
+          depositAmount: depositPublic ? current.amount : 0n,
+          ...asset,
+        };
+      });
       assertNoCreditRace(token, await this.readConfidentialToken(token, 'account'));
       return { signature };
     });

@@ -1,5 +1,9 @@
 import { zk } from '@cts/crypto';
-import { getApplyConfidentialPendingBalanceInstruction } from '@solana-program/token-2022';
+import { type Instruction } from '@solana/kit';
+import {
+  getApplyConfidentialPendingBalanceInstruction,
+  getConfidentialDepositInstruction,
+} from '@solana-program/token-2022';
 import { confidentialExtensionOf } from '../accounts/token-state';
 import { openAccountKeys } from '../keys/account-keys';
 import { operatorSigner } from '../keys/seed-signer';
@@ -12,7 +16,8 @@ import { planAndSign } from './plan-signing';
 /**
  * Decrypts the pending balance (two ElGamal discrete logs: the costly part, done by the proof
  * engine so the native one does it natively) and applies it, as token-2022's
- * getApplyConfidentialPendingBalanceInstructionFromToken does.
+ * getApplyConfidentialPendingBalanceInstructionFromToken does. A public amount to deposit goes in
+ * first, in the same transaction, so it cannot be left stranded in pending.
  */
 export async function buildApplyPending(
   job: ApplyPendingJob,
@@ -28,12 +33,30 @@ export async function buildApplyPending(
   const { signer, ae } = openAccountKeys(job.keys);
   const payer = operatorSigner(job.context.feePayerSeed);
   const newAvailable =
-    decryptAvailable(extension, ae) + decryptPending(extension, job.keys.elgamalSecret, engine);
-  const instruction = getApplyConfidentialPendingBalanceInstruction({
-    token: job.token,
-    authority: signer,
-    expectedPendingBalanceCreditCounter: extension.pendingBalanceCreditCounter,
-    newDecryptableAvailableBalance: zk.AeKey.fromBytes(job.keys.aeKey).encrypt(newAvailable).toBytes(),
-  });
-  return planAndSign([instruction], payer, job.context);
+    decryptAvailable(extension, ae) +
+    decryptPending(extension, job.keys.elgamalSecret, engine) +
+    job.depositAmount;
+  const instructions: Instruction[] = [];
+  if (job.depositAmount > 0n) {
+    instructions.push(
+      getConfidentialDepositInstruction({
+        token: job.token,
+        mint: job.mint,
+        authority: signer,
+        amount: job.depositAmount,
+        decimals: job.decimals,
+      }),
+    );
+  }
+  instructions.push(
+    getApplyConfidentialPendingBalanceInstruction({
+      token: job.token,
+      authority: signer,
+      // A deposit above is one more pending credit.
+      expectedPendingBalanceCreditCounter:
+        extension.pendingBalanceCreditCounter + (job.depositAmount > 0n ? 1n : 0n),
+      newDecryptableAvailableBalance: zk.AeKey.fromBytes(job.keys.aeKey).encrypt(newAvailable).toBytes(),
+    }),
+  );
+  return planAndSign(instructions, payer, job.context);
 }

@@ -74,6 +74,10 @@ export interface ApplyPendingJob extends JobBase {
   kind: 'apply-pending';
   token: Address;
   tokenState: Token;
+  /** Public base units deposited first, in the same transaction (0: none). */
+  depositAmount: bigint;
+  mint: Address;
+  decimals: number;
 }
 
 export type BuildJob =
