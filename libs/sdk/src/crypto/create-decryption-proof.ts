@@ -9,6 +9,7 @@ import {
 } from '@cts/crypto';
 import { assetDecimals } from './assets';
 import { decodeElGamalCiphertext, decryptBalanceBaseUnits } from './ciphertexts';
+import { type BalanceCiphertexts, ciphertextsOf } from './decrypt-balance';
 import { withDecryptionKey } from './decryption-key';
 
 export interface DecryptionProofInput {
@@ -54,18 +55,27 @@ function proveEntry(keys: DecryptionKeyMaterial, input: DecryptionProofInput): D
   };
 }
 
+const isApiEntry = (entry: DecryptionProofInput | BalanceCiphertexts): entry is BalanceCiphertexts =>
+  'decryptable_balance' in entry || entry.ciphertext === undefined;
+
 /**
  * Builds the `decryption_proof` for `GET /v1/accounts/me/balances`: decrypts each balance and proves
- * it in zero knowledge, so the service can show the amounts without ever holding the key.
+ * it in zero knowledge, so the service can show the amounts without ever holding the key. Takes the
+ * entries of `balances({ include: 'ciphertext' })` as they are, or `{ asset, ciphertext,
+ * decryptableBalance? }`.
  */
 export function createDecryptionProof(
   decryptionKey: string,
-  entries: readonly DecryptionProofInput[],
+  entries: readonly (DecryptionProofInput | BalanceCiphertexts)[],
 ): string {
   if (entries.length === 0) {
     throw new CryptoError('malformed_input', 'a decryption proof needs at least one balance');
   }
   return withDecryptionKey(decryptionKey, (keys) =>
-    encodeDecryptionProofParam(entries.map((entry) => proveEntry(keys, entry))),
+    encodeDecryptionProofParam(
+      entries.map((entry) =>
+        proveEntry(keys, isApiEntry(entry) ? { asset: entry.asset, ...ciphertextsOf(entry) } : entry),
+      ),
+    ),
   );
 }

@@ -51,6 +51,19 @@ describe('decryptBalance', () => {
     );
   });
 
+  it('takes a balance entry as the API returns it, large balances included', () => {
+    const amount = 2n ** 32n + 1n;
+    const entry = {
+      asset: 'USDC',
+      ciphertext: alice.balance(amount),
+      decryptable_balance: alice.aeEncrypt(amount),
+    };
+    expect(decryptBalance(alice.decryptionKey, entry)).toBe('4294.967297');
+    expect(codeOf(() => decryptBalance(alice.decryptionKey, { asset: 'USDC', has_balance: true }))).toBe(
+      'malformed_input',
+    );
+  });
+
   it('refuses a decryptable balance that disagrees with the ciphertext', () => {
     const options = { decryptableBalance: alice.aeEncrypt(101n) };
     expect(codeOf(() => decryptBalance(alice.decryptionKey, alice.balance(100n), 'USDC', options))).toBe(

@@ -119,6 +119,25 @@ describe('createDecryptionProof → verifyDecryptionProof', () => {
     ]);
   });
 
+  it('takes the balance entries as the API returns them, large balances included', () => {
+    const amount = 10n ** 15n;
+    const big = { USDC: alice.encrypt(amount) };
+    const entries = [
+      {
+        asset: 'USDC',
+        has_balance: true,
+        ciphertext: encodeBase64(big.USDC),
+        decryptable_balance: alice.decryptable(amount),
+      },
+    ];
+    expect(
+      serverVerifies(createDecryptionProof(alice.decryptionKey, entries), alice.elgamalPubkey, big),
+    ).toEqual([{ asset: 'USDC', amount, valid: true }]);
+    expect(() => createDecryptionProof(alice.decryptionKey, [{ asset: 'SOL', has_balance: false }])).toThrow(
+      'no ciphertext',
+    );
+  });
+
   it('refuses to build a proof from a decryptable balance that does not match the ciphertext', () => {
     expect(() =>
       createDecryptionProof(alice.decryptionKey, [
