@@ -9,7 +9,7 @@ import {
   validateAgainstKubernetes,
   VALUE_SETS,
 } from './support/chart';
-import { onlyContainer, secretRefs } from './support/pods';
+import { onlyContainer, SECRET_VARIABLES, secretRefs } from './support/pods';
 
 jest.setTimeout(60_000);
 
@@ -71,6 +71,45 @@ describe('secrets', () => {
       set: ['apps.gateway.secretEnv={ADMIN_TOKEN,CUSTODY_MASTER_KEY}'],
     });
     expect(error).toContain('only transfer-service may hold the custody master key');
+  });
+
+  // SECRET_VARIABLES: every variable the chart reads from a Secret; none may arrive as a plain value.
+  it.each(SECRET_VARIABLES)(
+    'refuses %s in config, which every app reads from a plain ConfigMap',
+    (variable) => {
+      expect(renderFailure({ valuesFiles: production, set: [`config.${variable}=plain`] })).toContain(
+        `config.${variable}: ${variable} is a secret and config goes into a plain ConfigMap`,
+      );
+    },
+  );
+
+  it.each(SECRET_VARIABLES.filter((variable) => variable !== 'CUSTODY_MASTER_KEY'))(
+    'refuses %s in an app’s env, which goes into its plain ConfigMap',
+    (variable) => {
+      for (const app of ['gateway', 'webhook-dispatcher']) {
+        expect(
+          renderFailure({ valuesFiles: production, set: [`apps.${app}.env.${variable}=plain`] }),
+        ).toContain(
+          `apps.${app}.env.${variable}: ${variable} is a secret and env goes into a plain ConfigMap`,
+        );
+      }
+    },
+  );
+
+  it('refuses the custody master key in any app’s env, transfer-service’s too', () => {
+    expect(
+      renderFailure({ valuesFiles: production, set: ['apps.gateway.env.CUSTODY_MASTER_KEY=plain'] }),
+    ).toContain('apps.gateway.env.CUSTODY_MASTER_KEY: only transfer-service may hold the custody master key');
+    expect(
+      renderFailure({ valuesFiles: production, set: ['apps.transfer-service.env.CUSTODY_MASTER_KEY=plain'] }),
+    ).toContain('apps.transfer-service.env.CUSTODY_MASTER_KEY: CUSTODY_MASTER_KEY is a secret');
+  });
+
+  it('refuses the ledger RPC URLs as plain values once they come from the Secret', () => {
+    const set = ['ledger.rpcUrlsFromSecret=true', 'apps.transfer-service.env.LEDGER_RPC_URL_LIVE=https://k'];
+    expect(renderFailure({ valuesFiles: production, set })).toContain(
+      'apps.transfer-service.env.LEDGER_RPC_URL_LIVE: LEDGER_RPC_URL_LIVE is a secret',
+    );
   });
 
   it('reads from the named existing Secret, and per variable from another Secret or key', () => {

@@ -1,3 +1,13 @@
+{{/* Every variable the chart reads from a Secret (values.yaml `secrets`), never accepted as a plain
+     value: the LEDGER_RPC_URL_* ones when ledger.rpcUrlsFromSecret (URLs that embed an API key). */}}
+{{- define "cts.secretVariables" -}}
+{{- $vars := list "ADMIN_TOKEN" "API_KEY_HASH_KEY" "DATA_SEALING_KEY" "CUSTODY_MASTER_KEY" "DATABASE_URL" "REDIS_URL" "LEDGER_FEE_PAYER_KEY_TEST" "LEDGER_FEE_PAYER_KEY_LIVE" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" -}}
+{{- if .Values.ledger.rpcUrlsFromSecret -}}
+{{- $vars = concat $vars (list "LEDGER_RPC_URL_TEST" "LEDGER_RPC_URL_LIVE") -}}
+{{- end -}}
+{{- toJson $vars -}}
+{{- end -}}
+
 {{/* Template-time checks: a release that would misbehave at run time does not render. */}}
 {{- define "cts.checks" -}}
 {{- $apps := .Values.apps -}}
@@ -6,6 +16,24 @@
 {{- range $name, $app := $apps -}}
 {{- if and (ne $name "transfer-service") (has "CUSTODY_MASTER_KEY" ($app.secretEnv | default list)) -}}
 {{- fail (printf "apps.%s.secretEnv lists CUSTODY_MASTER_KEY: only transfer-service may hold the custody master key" $name) -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* Secrets only by reference: a secret variable in `config` or an app's `env` would land in a
+     plain ConfigMap (readable by anyone who can read ConfigMaps, and in `helm get values`). */ -}}
+{{- $secretVars := include "cts.secretVariables" . | fromJsonArray -}}
+{{- range $key := keys (.Values.config | default dict) | sortAlpha -}}
+{{- if has $key $secretVars -}}
+{{- fail (printf "config.%s: %s is a secret and config goes into a plain ConfigMap; keep it in the Secret (secrets.existingSecret, or secrets.refs.%s) and list it in the secretEnv of the apps that read it" $key $key $key) -}}
+{{- end -}}
+{{- end -}}
+{{- range $name := keys $apps | sortAlpha -}}
+{{- range $key := keys ((index $apps $name).env | default dict) | sortAlpha -}}
+{{- if and (eq $key "CUSTODY_MASTER_KEY") (ne $name "transfer-service") -}}
+{{- fail (printf "apps.%s.env.CUSTODY_MASTER_KEY: only transfer-service may hold the custody master key, and only from the Secret (apps.transfer-service.secretEnv)" $name) -}}
+{{- else if has $key $secretVars -}}
+{{- fail (printf "apps.%s.env.%s: %s is a secret and env goes into a plain ConfigMap; keep it in the Secret (secrets.existingSecret, or secrets.refs.%s) and list it in apps.%s.secretEnv" $name $key $key $key $name) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
