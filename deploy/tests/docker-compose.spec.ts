@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, YAML11_SCHEMA } from 'js-yaml';
-import { APPS, REPO_ROOT } from './support/chart';
+import { APPS, CHART_DIR, REPO_ROOT } from './support/chart';
+import { SECRET_VARIABLES } from './support/pods';
 import { CHECK_JSONSCHEMA, run } from './support/tools';
 
 jest.setTimeout(60_000);
@@ -80,6 +81,40 @@ describe('docker-compose.yml', () => {
     expect(s.environment?.APP).toBe(app);
     expect(s.environment).toMatchObject({ KAFKA_BROKERS: 'kafka:9092', KAFKA_PROVISION_TOPICS: 'false' });
     expect(s.depends_on?.init).toEqual({ condition: 'service_completed_successfully' });
+  });
+
+  it('gives each app only the secrets it reads, as the Helm chart does (its secretEnv)', () => {
+    const values = load(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8')) as {
+      apps: Record<string, { secretEnv?: string[] }>;
+    };
+    const secretsOf = (name: string) =>
+      Object.keys(service(name).environment ?? {})
+        .filter((key) => (SECRET_VARIABLES as readonly string[]).includes(key))
+        .sort();
+    for (const app of APPS) {
+      expect({ app, secrets: secretsOf(app) }).toEqual({
+        app,
+        secrets: [...(values.apps[app]?.secretEnv ?? [])].sort(),
+      });
+    }
+    expect(secretsOf('init')).toEqual(['DATABASE_URL']);
+    const holders = Object.keys(compose.services).filter((name) =>
+      secretsOf(name).includes('CUSTODY_MASTER_KEY'),
+    );
+    expect(holders).toEqual(['transfer-service']);
+  });
+
+  it('requires every key and token from the environment, with no default to fall back on', () => {
+    const keys = ['ADMIN_TOKEN', 'CUSTODY_MASTER_KEY', 'DATA_SEALING_KEY', 'API_KEY_HASH_KEY'];
+    for (const [name, s] of Object.entries(compose.services)) {
+      for (const key of keys.filter((k) => s.environment?.[k] !== undefined)) {
+        expect({ name, key, value: s.environment?.[key] }).toEqual({
+          name,
+          key,
+          value: expect.stringMatching(new RegExp(`^\\$\\{${key}:\\?[^}]+\\}$`)),
+        });
+      }
+    }
   });
 
   it('publishes the gateway on 8080', () => {
