@@ -8,7 +8,8 @@ import { buildIfPossible, repoRoot } from './projects.mjs';
 await buildIfPossible();
 const require = createRequire(import.meta.url);
 const { allTopicSpecs } = require(join(repoRoot, 'dist/libs/contracts'));
-const { provisionTopics, parseBrokers } = require(join(repoRoot, 'dist/libs/messaging'));
+const { provisionTopics, kafkaConnectionOf } = require(join(repoRoot, 'dist/libs/messaging'));
+const { loadConfig } = require(join(repoRoot, 'dist/libs/platform'));
 if (!process.env.KAFKA_BROKERS) {
   console.error('KAFKA_BROKERS must be set');
   process.exit(2);
@@ -24,8 +25,9 @@ const partitions = Object.fromEntries(
   }).filter(([, value]) => value !== undefined),
 );
 const replicationFactor = number('TOPIC_REPLICATION_FACTOR') ?? 1;
+// Brokers, SASL and TLS exactly as the apps read them (KAFKA_BROKERS, KAFKA_SASL_*, KAFKA_SSL).
 const report = await provisionTopics(
-  parseBrokers(process.env.KAFKA_BROKERS),
+  kafkaConnectionOf(loadConfig()),
   allTopicSpecs(partitions),
   replicationFactor,
 );

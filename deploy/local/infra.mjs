@@ -14,6 +14,13 @@ const COMPONENTS = [
     envVar: 'KAFKA_BROKERS',
     start: (dir) => startKafka({ dir }),
     address: (kafka) => kafka.brokers,
+    // Where the broker wants SASL/PLAIN, for the test of the apps' broker credentials (not set when
+    // KAFKA_BROKERS names a broker this script did not start).
+    extraEnv: (kafka) => ({
+      KAFKA_TEST_SASL_BROKERS: kafka.sasl.brokers,
+      KAFKA_TEST_SASL_USERNAME: kafka.sasl.username,
+      KAFKA_TEST_SASL_PASSWORD: kafka.sasl.password,
+    }),
   },
   {
     name: 'postgres',
@@ -46,7 +53,12 @@ export async function startInfra({ dir } = {}) {
       cause: failures[0],
     });
   }
-  const env = Object.fromEntries(running.map((component) => [component.envVar, component.address]));
+  const env = Object.fromEntries(
+    running.flatMap((component) => [
+      [component.envVar, component.address],
+      ...Object.entries(component.extraEnv),
+    ]),
+  );
   return { env, stop };
 }
 
@@ -72,11 +84,11 @@ function removeOnExit(dir) {
   };
 }
 
-async function startComponent({ name, envVar, start, address }, rootDir) {
+async function startComponent({ name, envVar, start, address, extraEnv = () => ({}) }, rootDir) {
   const given = process.env[envVar];
   if (given) {
     report(`${name.padEnd(8)} ${given} (from ${envVar}, not started)`);
-    return { envVar, address: given, stop: async () => {} };
+    return { envVar, address: given, extraEnv: {}, stop: async () => {} };
   }
   const startedAt = performance.now();
   let service;
@@ -87,7 +99,7 @@ async function startComponent({ name, envVar, start, address }, rootDir) {
   }
   const elapsedMs = Math.round(performance.now() - startedAt);
   report(`${name.padEnd(8)} ${address(service)} started in ${elapsedMs} ms`);
-  return { envVar, address: address(service), stop: service.stop };
+  return { envVar, address: address(service), extraEnv: extraEnv(service), stop: service.stop };
 }
 
 // stderr, so that a command's own stdout (e.g. `jest --json`) stays clean.

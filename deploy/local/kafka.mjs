@@ -119,11 +119,21 @@ export async function startKafka({ dir, port, controllerPort } = {}) {
     throw new Error('startKafka: `dir` is required');
   }
   const libs = await fetchKafka();
-  [port, controllerPort] = await choosePorts(port, controllerPort);
+  let saslPort;
+  [port, controllerPort, saslPort] = await choosePorts(port, controllerPort);
+  const sasl = {
+    brokers: `127.0.0.1:${saslPort}`,
+    username: 'cts-test',
+    password: randomBytes(18).toString('hex'),
+  };
 
   const paths = kafkaPaths(resolve(dir));
   await mkdir(paths.logs, { recursive: true });
-  await writeFile(paths.serverProperties, serverProperties({ port, controllerPort, dataDir: paths.data }));
+  await writeFile(
+    paths.serverProperties,
+    serverProperties({ port, controllerPort, saslPort, sasl, dataDir: paths.data }),
+    { mode: 0o600 },
+  );
   await writeFile(paths.log4jProperties, log4jProperties(paths.serverLog));
 
   const classSharing = await classDataSharing(libs);
@@ -144,7 +154,7 @@ export async function startKafka({ dir, port, controllerPort } = {}) {
     const stoppedCleanly = await stopProcess(broker);
     await (stoppedCleanly ? classSharing.publishArchive() : classSharing.discardArchive());
   });
-  return { brokers, stop };
+  return { brokers, sasl, stop };
 }
 
 /**
@@ -181,8 +191,10 @@ async function jvmBuildId() {
 }
 
 async function choosePorts(port, controllerPort) {
-  const free = await findFreePorts(2);
-  return [port ?? free[0], controllerPort ?? free[1]];
+  const free = (await findFreePorts(4)).filter(
+    (candidate) => candidate !== port && candidate !== controllerPort,
+  );
+  return [port ?? free[0], controllerPort ?? free[1], free[2]];
 }
 
 function kafkaPaths(dir) {
@@ -197,14 +209,19 @@ function kafkaPaths(dir) {
   };
 }
 
-function serverProperties({ port, controllerPort, dataDir }) {
+function serverProperties({ port, controllerPort, saslPort, sasl, dataDir }) {
   return `${[
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    // A second client listener that wants SASL/PLAIN (one user, a password made per start): the
+    // integration test of the apps' broker credentials connects there. Everything else uses PLAINTEXT.
+    `listeners=PLAINTEXT://127.0.0.1:${port},SASL_PLAINTEXT://127.0.0.1:${saslPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port},SASL_PLAINTEXT://127.0.0.1:${saslPort}`,
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN',
+    'listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule ' +
+      `required user_${sasl.username}="${sasl.password}";`,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
     `log.dirs=${dataDir}`,

@@ -2,6 +2,7 @@ export * from './publisher';
 export * from './in-process/in-process-bus';
 export * from './in-process/in-process.transport';
 export * from './kafka/kafka.config';
+export * from './kafka/kafka-connection';
 export * from './kafka/kafka-publisher';
 export * from './kafka/kafka-batch.server';
 export * from './kafka/topic-provisioner';

@@ -42,7 +42,7 @@ export async function connectCommandTransport(runtime: Runtime, app = 'gateway')
   }
   const routes = parseQueryRoutes(runtime.config.SERVICE_QUERY_URLS);
   if (runtime.config.KAFKA_PROVISION_TOPICS) {
-    await provisionTopics(runtime.kafka.brokers, allTopicSpecs());
+    await provisionTopics(runtime.kafka, allTopicSpecs());
   }
   const client = new KafkaCommandClient(runtime.kafka, app);
   let status = 'disconnected';

@@ -1,6 +1,6 @@
-import { type KafkaSettings } from '@cts/messaging';
+import { createKafka, type KafkaSettings } from '@cts/messaging';
 import { consumerLag } from '@cts/platform';
-import { Kafka, logLevel } from 'kafkajs';
+import { logLevel } from 'kafkajs';
 
 /**
  * Samples a consumer group's lag (end offsets minus committed offsets, per topic) every `everyMs`
@@ -11,11 +11,7 @@ export function sampleConsumerLag(
   groupId: string,
   everyMs = 15_000,
 ): () => Promise<void> {
-  const admin = new Kafka({
-    brokers: settings.brokers,
-    clientId: `${settings.clientId}-lag`,
-    logLevel: logLevel.NOTHING,
-  }).admin();
+  const admin = createKafka(settings, `${settings.clientId}-lag`, { logLevel: logLevel.NOTHING }).admin();
   let connected: Promise<void> | null = null;
   const sample = async () => {
     connected ??= admin.connect();

@@ -1,4 +1,9 @@
-import { type InProcessBus, type KafkaSettings, defaultInProcessBus, parseBrokers } from '@cts/messaging';
+import {
+  type InProcessBus,
+  type KafkaSettings,
+  defaultInProcessBus,
+  kafkaConnectionOf,
+} from '@cts/messaging';
 import {
   type AppConfig,
   resolveSecrets,
@@ -76,7 +81,7 @@ export function createDistributedRuntime(config: AppConfig, clientId: string): R
     secrets: resolveSecrets(config, false),
     databaseUrl: config.DATABASE_URL ?? '',
     kafka: {
-      brokers: parseBrokers(config.KAFKA_BROKERS),
+      ...kafkaConnectionOf(config),
       clientId,
       groupSuffix: config.KAFKA_GROUP_SUFFIX,
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,

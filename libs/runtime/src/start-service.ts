@@ -90,7 +90,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     await runMigrations(dataSource, definition.schema);
   }
   if (runtime.kafka && config.KAFKA_PROVISION_TOPICS) {
-    await provisionTopics(runtime.kafka.brokers, allTopicSpecs());
+    await provisionTopics(runtime.kafka, allTopicSpecs());
   }
   const publisher: MessagePublisher = runtime.bus
     ? new InProcessPublisher(runtime.bus)

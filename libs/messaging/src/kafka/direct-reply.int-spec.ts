@@ -4,7 +4,8 @@ import { firstValueFrom, timeout } from 'rxjs';
 import { INTERNAL_REPLY_PATH, isDirectReply, replyUrlOf } from './direct-reply';
 import { KafkaBatchServer } from './kafka-batch.server';
 import { KafkaCommandClient } from './kafka-command.client';
-import { kafkaServerOptions, parseBrokers } from './kafka.config';
+import { kafkaServerOptions } from './kafka.config';
+import { parseBrokers } from './kafka-connection';
 import { provisionTopics } from './topic-provisioner';
 
 jest.setTimeout(60_000);
@@ -23,7 +24,7 @@ describe('replies straight to the replica that asked, the reply topic as the way
 
   beforeAll(async () => {
     await admin.connect();
-    await provisionTopics(brokers, [
+    await provisionTopics({ brokers }, [
       { name: commands, partitions: 1, retentionMs: 3_600_000 },
       { name: `${app}.replies`, partitions: 1, retentionMs: 3_600_000 },
     ]);

@@ -2,7 +2,8 @@ import { eventually } from '@cts/testing';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { BATCH_HANDLER_EXTRAS } from '../handlers/event-batch';
 import { COMMIT_INTERVAL_MS, KafkaBatchServer } from './kafka-batch.server';
-import { groupIdFor, kafkaServerOptions, parseBrokers } from './kafka.config';
+import { groupIdFor, kafkaServerOptions } from './kafka.config';
+import { parseBrokers } from './kafka-connection';
 import { provisionTopics } from './topic-provisioner';
 
 describe('batch consumers on a real broker (KafkaBatchServer)', () => {
@@ -33,7 +34,7 @@ describe('batch consumers on a real broker (KafkaBatchServer)', () => {
     run += 1;
     const suffix = `${Date.now().toString(36)}-${run}`;
     const names = { batched: `batch-${suffix}.events`, single: `single-${suffix}.events` };
-    await provisionTopics(brokers, [
+    await provisionTopics({ brokers }, [
       { name: names.batched, partitions: 1, retentionMs: 3_600_000 },
       { name: names.single, partitions: 1, retentionMs: 3_600_000 },
     ]);

@@ -1,5 +1,6 @@
-import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { Partitioners, type Producer } from 'kafkajs';
 import { MessagePublisher, type OutgoingMessage } from '../publisher';
+import { createKafka } from './kafka-connection';
 import { type KafkaSettings } from './kafka.config';
 
 /** Idempotent producer, acks from all in-sync replicas: a publish that resolves is durable. */
@@ -9,11 +10,8 @@ export class KafkaPublisher extends MessagePublisher {
 
   constructor(settings: KafkaSettings) {
     super();
-    const kafka = new Kafka({
-      brokers: settings.brokers,
-      clientId: `${settings.clientId}-publisher`,
-      logLevel: logLevel.WARN,
-      ...(settings.logCreator ? { logCreator: settings.logCreator } : {}),
+    const kafka = createKafka(settings, `${settings.clientId}-publisher`, {
+      logCreator: settings.logCreator,
     });
     this.producer = kafka.producer({
       idempotent: true,

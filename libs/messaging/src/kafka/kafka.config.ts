@@ -1,13 +1,13 @@
 import { type KafkaOptions } from '@nestjs/microservices';
 import { type logCreator, logLevel, Partitioners } from 'kafkajs';
+import { type KafkaConnection, kafkajsConnectionConfig } from './kafka-connection';
 import { lingerWhileFlowing } from './kafkajs-fetch-linger';
 import { fixKafkajsIdleLoop } from './kafkajs-idle-loop';
 
 // Every Kafka client of the apps is configured here: fix kafkajs's idle timer loop before any connects.
 fixKafkajsIdleLoop();
 
-export interface KafkaSettings {
-  brokers: string[];
+export interface KafkaSettings extends KafkaConnection {
   clientId: string;
   /** Appended to consumer group ids so parallel test runs never share a group. */
   groupSuffix?: string;
@@ -17,15 +17,8 @@ export interface KafkaSettings {
   sessionTimeoutMs?: number;
 }
 
-export function parseBrokers(value: string): string[] {
-  return value
-    .split(',')
-    .map((broker) => broker.trim())
-    .filter(Boolean);
-}
-
 const clientConfig = (settings: KafkaSettings) => ({
-  brokers: settings.brokers,
+  ...kafkajsConnectionConfig(settings),
   clientId: settings.clientId,
   logLevel: logLevel.WARN,
   ...(settings.logCreator ? { logCreator: settings.logCreator } : {}),

@@ -1,6 +1,7 @@
 import { eventually } from '@cts/testing';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
-import { kafkaServerOptions, parseBrokers } from './kafka.config';
+import { kafkaServerOptions } from './kafka.config';
+import { parseBrokers } from './kafka-connection';
 import { lingerWhileFlowing } from './kafkajs-fetch-linger';
 import { provisionTopics } from './topic-provisioner';
 
@@ -25,7 +26,7 @@ describe('a consumer group that lingers while messages flow (real broker)', () =
   it('takes the first message at once, then what arrives within the linger in one batch, then the first at once again', async () => {
     const suffix = Date.now().toString(36);
     const topic = `linger-${suffix}.events`;
-    await provisionTopics(brokers, [{ name: topic, partitions: 1, retentionMs: 3_600_000 }]);
+    await provisionTopics({ brokers }, [{ name: topic, partitions: 1, retentionMs: 3_600_000 }]);
     // The service's own consumer settings (a fetch that finds nothing waits 3 s), then the linger.
     const { consumer: options } = kafkaServerOptions('lingering', { brokers, clientId: 'linger-test' });
     const groupId = `lingering-${suffix}`;

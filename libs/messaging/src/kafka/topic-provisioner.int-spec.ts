@@ -1,6 +1,6 @@
 import { eventually } from '@cts/testing';
 import { Kafka, logLevel } from 'kafkajs';
-import { parseBrokers } from './kafka.config';
+import { parseBrokers } from './kafka-connection';
 import { provisionTopics } from './topic-provisioner';
 
 describe('topic provisioning on a real broker', () => {
@@ -23,15 +23,15 @@ describe('topic provisioning on a real broker', () => {
   }
 
   it('creates each topic with its explicit partition count, and is idempotent', async () => {
-    await provisionTopics(brokers, specs);
+    await provisionTopics({ brokers }, specs);
     expect(await partitionCounts()).toEqual({ [specs[0]?.name ?? '']: 12, [specs[1]?.name ?? '']: 6 });
-    await provisionTopics(brokers, specs);
+    await provisionTopics({ brokers }, specs);
     expect(await partitionCounts()).toEqual({ [specs[0]?.name ?? '']: 12, [specs[1]?.name ?? '']: 6 });
   }, 60_000);
 
   it('grows a topic that has fewer partitions than asked, never shrinks one', async () => {
     await provisionTopics(
-      brokers,
+      { brokers },
       specs.map((s) => ({ ...s, partitions: s.partitions === 6 ? 8 : 3 })),
     );
     // The broker reports new partitions in its metadata a moment after createPartitions returns.

@@ -1,5 +1,6 @@
 import { type TopicSpec } from '@cts/contracts';
-import { Kafka, logLevel } from 'kafkajs';
+import { logLevel } from 'kafkajs';
+import { createKafka, type KafkaConnection } from './kafka-connection';
 
 export interface ProvisionReport {
   created: string[];
@@ -11,11 +12,11 @@ export interface ProvisionReport {
  * than specified. Idempotent and safe to run from several processes at once.
  */
 export async function provisionTopics(
-  brokers: string[],
+  connection: KafkaConnection,
   specs: TopicSpec[],
   replicationFactor = 1,
 ): Promise<ProvisionReport> {
-  const admin = new Kafka({ brokers, clientId: 'cts-topic-provisioner', logLevel: logLevel.ERROR }).admin();
+  const admin = createKafka(connection, 'cts-topic-provisioner', { logLevel: logLevel.ERROR }).admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());

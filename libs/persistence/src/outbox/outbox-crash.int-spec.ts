@@ -23,7 +23,7 @@ describe('outbox relay crash between publish and mark-sent (real Kafka and Postg
     db = await createTestDatabase();
     dataSource = await openOutboxSchema(db.url, SCHEMA);
     await dataSource.query(`CREATE TABLE ${SCHEMA}.effects (event_id uuid NOT NULL)`);
-    await provisionTopics(brokers(), allTopicSpecs());
+    await provisionTopics({ brokers: brokers() }, allTopicSpecs());
     consumer = new Kafka({
       brokers: brokers(),
       clientId: 'crash-observer',

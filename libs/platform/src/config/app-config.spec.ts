@@ -10,3 +10,59 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CTS_PROOF_ENGINE: 'gpu' })).toThrow(/CTS_PROOF_ENGINE/);
   });
 });
+
+describe('loadConfig: broker security', () => {
+  const credentials = { KAFKA_SASL_USERNAME: 'cts', KAFKA_SASL_PASSWORD: 'pw-never-shown' };
+
+  it('reads no SASL and no TLS by default', () => {
+    const config = loadConfig({});
+    expect(config.KAFKA_SASL_MECHANISM).toBeUndefined();
+    expect(config.KAFKA_SSL).toBe(false);
+  });
+
+  it('accepts plain, scram-sha-256 and scram-sha-512 in any case, with both credentials', () => {
+    for (const mechanism of ['plain', 'SCRAM-SHA-256', 'scram-sha-512']) {
+      expect(loadConfig({ KAFKA_SASL_MECHANISM: mechanism, ...credentials }).KAFKA_SASL_MECHANISM).toBe(
+        mechanism.toLowerCase(),
+      );
+    }
+    expect(loadConfig({ KAFKA_SSL: 'true' }).KAFKA_SSL).toBe(true);
+  });
+
+  it('stops at start on an unknown mechanism, naming the setting', () => {
+    expect(() => loadConfig({ KAFKA_SASL_MECHANISM: 'gssapi', ...credentials })).toThrow(
+      /KAFKA_SASL_MECHANISM/,
+    );
+  });
+
+  it('wants the username and the password together', () => {
+    expect(() => loadConfig({ KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'cts' })).toThrow(
+      /KAFKA_SASL_PASSWORD: KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are set together/,
+    );
+    expect(() =>
+      loadConfig({ KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: 'pw-never-shown' }),
+    ).toThrow(/KAFKA_SASL_USERNAME/);
+  });
+
+  it('wants a mechanism with credentials, and credentials with a mechanism', () => {
+    expect(() => loadConfig(credentials)).toThrow(
+      /KAFKA_SASL_MECHANISM: broker credentials need a mechanism/,
+    );
+    expect(() => loadConfig({ KAFKA_SASL_MECHANISM: 'plain' })).toThrow(/KAFKA_SASL_MECHANISM/);
+  });
+
+  it('never shows the password in a configuration error', () => {
+    let message = '';
+    try {
+      loadConfig({ KAFKA_SASL_MECHANISM: 'kerberos', ...credentials, KAFKA_SSL: 'maybe' });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/KAFKA_SSL/);
+    expect(message).not.toContain('pw-never-shown');
+  });
+
+  it('rejects a KAFKA_SSL that is not a boolean', () => {
+    expect(() => loadConfig({ KAFKA_SSL: 'yes' })).toThrow(/KAFKA_SSL/);
+  });
+});

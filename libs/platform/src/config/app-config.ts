@@ -22,6 +22,15 @@ export const AppConfigSchema = z.object({
   /** A crashed consumer's partitions move to the others after this long (broker minimum 6 s). */
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30000),
   KAFKA_PROVISION_TOPICS: flag.default(true),
+  /** SASL to the brokers: `plain`, `scram-sha-256` or `scram-sha-512`, with both credentials below. */
+  KAFKA_SASL_MECHANISM: z.preprocess(
+    (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+    z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  ),
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /** TLS to the brokers (the system's CAs, plus NODE_EXTRA_CA_CERTS for a private one). */
+  KAFKA_SSL: flag,
   SERVICE_QUERY_URLS: z.string().optional(),
   /**
    * The gateway's address as the services reach it (a pod's IP): set, they post its replies to its
@@ -70,8 +79,32 @@ export const AppConfigSchema = z.object({
 
 export type AppConfig = z.infer<typeof AppConfigSchema>;
 
+/** Settings that only make sense together. Messages name the variables, never their values. */
+const ConsistentAppConfig = AppConfigSchema.superRefine((config, context) => {
+  const problem = (variable: string, message: string) =>
+    context.addIssue({ code: 'custom', path: [variable], message });
+  const {
+    KAFKA_SASL_MECHANISM: mechanism,
+    KAFKA_SASL_USERNAME: username,
+    KAFKA_SASL_PASSWORD: password,
+  } = config;
+  if (Boolean(username) !== Boolean(password)) {
+    problem(
+      username ? 'KAFKA_SASL_PASSWORD' : 'KAFKA_SASL_USERNAME',
+      'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD are set together or not at all',
+    );
+  } else if (username && !mechanism) {
+    problem(
+      'KAFKA_SASL_MECHANISM',
+      'broker credentials need a mechanism: plain, scram-sha-256 or scram-sha-512',
+    );
+  } else if (!username && mechanism) {
+    problem('KAFKA_SASL_MECHANISM', 'a SASL mechanism needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
+  }
+});
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const parsed = AppConfigSchema.safeParse(env);
+  const parsed = ConsistentAppConfig.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw Object.assign(new Error(`Invalid configuration: ${problems}`), {
