@@ -6,6 +6,7 @@ import {
   contextFrom,
   type Envelope,
   fail,
+  GetAccount,
   newId,
   ok,
   PayX402,
@@ -35,6 +36,8 @@ import { stoppedAnswer, X402Signing } from './x402-signing';
 type Request = RequestOf<typeof PayX402>;
 type Paid = Result<ResponseOf<typeof PayX402>>;
 
+const notAnAgent = () => fail('forbidden', 'x402 payments are made with an agent key');
+
 /**
  * `POST /v1/agents/x402/payments` behind the gateway (issue 20): read the 402 answer, gate the payment
  * through the agent's spend policy exactly as a transfer (AgentGate: same reasons, same daily counter,
@@ -56,6 +59,18 @@ export class PayX402Handlers {
   @OnCommand(PayX402)
   async pay(message: Envelope<Request>): Promise<Paid> {
     const request = message.payload;
+    // Who asks comes first: a key that may not pay at all is told so whatever its quote says.
+    const caller = await this.commands.send(
+      GetAccount,
+      { account_id: request.account_id, environment: request.environment },
+      contextFrom(message),
+    );
+    if (!caller.ok) {
+      return caller;
+    }
+    if (caller.value.type !== 'agent') {
+      return notAnAgent();
+    }
     const ledger = await this.ledgers.of(request.environment);
     const registry = ledger.assets().map(({ code, mint, decimals }) => ({ code, mint, decimals }));
     const quote = parseQuote(request.payment_required, request.environment, registry);
@@ -152,7 +167,7 @@ export class PayX402Handlers {
     }
     const payer = resolved.value.sender;
     if (payer.type !== 'agent') {
-      return fail('forbidden', 'x402 payments are made with an agent key');
+      return notAnAgent();
     }
     if (!kycAllowsMoney(payer.kyc_status)) {
       return fail('kyc_required', 'Payments need a verified account (KYC)');
