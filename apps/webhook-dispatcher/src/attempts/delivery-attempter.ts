@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { webhookAttempts } from '@cts/platform';
+import { webhookAttempts, type WebhookAttemptOutcome } from '@cts/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { deliveryHeaders } from '../signing/webhook-signature.domain';
@@ -288,9 +288,12 @@ export class DeliveryAttempter {
     }
     const result = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);
     batch.records.push({ delivery, attemptedAt, outcome, result });
-    webhookAttempts.inc({
-      outcome: isSuccess(outcome) ? 'succeeded' : outcome.statusCode === null ? 'no_response' : 'failed',
-    });
+    const counted: WebhookAttemptOutcome = isSuccess(outcome)
+      ? 'succeeded'
+      : outcome.statusCode === null
+        ? 'no_response'
+        : 'failed';
+    webhookAttempts.inc({ outcome: counted });
     if (result.status !== 'succeeded') {
       this.logger.warn(
         `delivery ${delivery.id} attempt ${result.attemptCount} failed (${outcome.statusCode ?? outcome.error ?? 'no answer'}): ${

@@ -33,7 +33,9 @@ export const commandRoundTrip = once(
   () =>
     new Histogram({
       name: 'cts_command_round_trip_seconds',
-      help: 'Command request/reply round trip by topic and outcome (ok, error code, timeout)',
+      // `topic` is the command's type (`transfer.create`), not its Kafka topic (`transfer.commands`):
+      // the name is kept from when each command had a topic of its own, and queries match on it.
+      help: 'Command request/reply round trip, by command type (label topic, e.g. transfer.create) and outcome (ok, an error code, timeout, deadline_exceeded, invalid_reply)',
       labelNames: ['topic', 'outcome'],
       buckets: LATENCY_BUCKETS,
       registers: [metricsRegistry],
@@ -84,12 +86,22 @@ export const outboxBacklog = once(
     }),
 );
 
+/** The `outcome` label of a webhook delivery attempt, and what each means (the metric's help). */
+export const WEBHOOK_ATTEMPT_OUTCOMES = {
+  succeeded: 'a 2xx',
+  failed: 'another HTTP status',
+  no_response: 'no HTTP answer: timeout, connection, TLS or DNS error, refused address',
+} as const;
+export type WebhookAttemptOutcome = keyof typeof WEBHOOK_ATTEMPT_OUTCOMES;
+
 export const webhookAttempts = once(
   'cts_webhook_attempts_total',
   () =>
     new Counter({
       name: 'cts_webhook_attempts_total',
-      help: 'Webhook delivery attempts by outcome (succeeded, failed, refused)',
+      help: `Webhook delivery attempts by outcome: ${Object.entries(WEBHOOK_ATTEMPT_OUTCOMES)
+        .map(([outcome, meaning]) => `${outcome} (${meaning})`)
+        .join('; ')}`,
       labelNames: ['outcome'],
       registers: [metricsRegistry],
     }),
