@@ -114,6 +114,13 @@ describe('cts (program)', () => {
     }
   });
 
+  it('shows account ids in its examples as the service makes them (acct_…)', async () => {
+    const { stdout } = await runCli(['--help']);
+
+    expect(stdout).toMatch(/^ {2}cts kyc acct_\S+ verified$/m);
+    expect(stdout).not.toMatch(/\bacc_/);
+  });
+
   it('exits 1 on an unknown command', async () => {
     const result = await runCli(['frobnicate']);
 

@@ -14,9 +14,9 @@ import { registerMigrateCommand } from './migrate/migrate.command';
 const EXAMPLES = `
 Examples:
   cts accounts create @alice --type personal --kyc verified
-  cts keys create acc_123 --env test --name ci
-  cts kyc acc_123 verified
-  cts domains add acc_123 shop.example.com
+  cts keys create acct_… --env test --name ci
+  cts kyc acct_… verified
+  cts domains add acct_… shop.example.com
   cts fund svc_test_… USDC 100
   cts listen --api-key svc_test_… --forward-to http://localhost:3000/hooks --events transfer.confirmed
   cts migrate

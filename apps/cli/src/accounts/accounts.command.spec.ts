@@ -83,7 +83,7 @@ describe('cts accounts create', () => {
     expect(api.requests).toHaveLength(0);
   });
 
-  it('requires --kyc', async () => {
+  it('leaves kyc_status to the API’s default (unverified) without --kyc', async () => {
     const result = await runCli([
       'accounts',
       'create',
@@ -96,9 +96,8 @@ describe('cts accounts create', () => {
       TOKEN,
     ]);
 
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain("error: required option '--kyc <status>' not specified");
-    expect(api.requests).toHaveLength(0);
+    expect(result.exitCode).toBe(0);
+    expect(api.requests.map((request) => request.body)).toEqual([{ handle: '@alice', type: 'business' }]);
   });
 
   it('reports an API error with its code, message and param on stderr', async () => {

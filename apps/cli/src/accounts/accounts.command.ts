@@ -4,7 +4,7 @@ import { type CommandContext, jsonOption } from '../command-context';
 
 const ACCOUNT_TYPES = ['personal', 'business'] as const;
 
-const CreateOptions = z.object({ type: z.enum(ACCOUNT_TYPES), kyc: z.string() });
+const CreateOptions = z.object({ type: z.enum(ACCOUNT_TYPES), kyc: z.string().optional() });
 
 export function registerAccountsCommands(program: Command, context: CommandContext): void {
   const accounts = program
@@ -16,14 +16,17 @@ export function registerAccountsCommands(program: Command, context: CommandConte
     .description('create an account with a test and a live API key (secrets are shown once)')
     .argument('<handle>', 'the account handle, e.g. @alice')
     .addOption(new Option('--type <type>', 'account type').choices(ACCOUNT_TYPES).makeOptionMandatory())
-    .addOption(new Option('--kyc <status>', 'KYC status, e.g. verified').makeOptionMandatory())
+    .addOption(
+      new Option('--kyc <status>', 'KYC status, e.g. verified (default: unverified, set by the API)'),
+    )
     .addOption(jsonOption())
     .action(async (handle: string, _options: unknown, command: Command) => {
       const { type, kyc } = CreateOptions.parse(command.opts());
       const response = await context.admin(command, {
         method: 'POST',
         path: '/admin/v1/accounts',
-        body: { handle, type, kyc_status: kyc },
+        // Without --kyc the API's default applies (unverified): the body leaves kyc_status out.
+        body: { handle, type, ...(kyc === undefined ? {} : { kyc_status: kyc }) },
       });
       context.print(command, `account ${handle} created`, response);
     });
