@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import { type MetricsServer, PinoNestLogger, startMetricsServer } from '@cts/platform';
+import { type MetricsServer, PinoNestLogger, probesByName, startMetricsServer } from '@cts/platform';
 import { INTERNAL_REPLY_PATH, replyUrlOf } from '@cts/messaging';
 import { connectCommandTransport, type RunningApp, type Runtime } from '@cts/runtime';
 import { type AddressInfo } from 'node:net';
@@ -41,6 +41,8 @@ export async function startGateway(
   const probes = [
     { name: 'cache', check: () => cache.ping() },
     { name: 'broker', check: () => Promise.resolve(transport.isConnected()) },
+    // The one-process mode: the services beside it in this process (their database, the ledger).
+    ...probesByName(runtime.sharedProbes ?? []),
   ];
   let metrics: MetricsServer | undefined;
   try {

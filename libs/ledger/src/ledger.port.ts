@@ -168,5 +168,7 @@ export interface LedgerPort {
   signExactPayment(request: ExactPaymentRequest): Promise<SignedExactPayment>;
   readAccount(owner: Address, asset: string): Promise<LedgerAccountView>;
   confirmSignature(signature: Signature): Promise<SignatureOutcome>;
+  /** The RPC answers a block-height read within `timeoutMs` (readiness: polled, so one cheap call). */
+  isReachable(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import {
 } from '@cts/messaging';
 import {
   type AppConfig,
+  type ReadinessProbe,
   resolveSecrets,
   type Secrets,
   type CacheStore,
@@ -38,6 +39,11 @@ export interface Runtime {
   /** Kafka connection settings (distributed mode). */
   kafka?: KafkaSettings;
   logger: (name: string) => Logger;
+  /**
+   * Where the services this process runs register their readiness probes (database, ledger), so an
+   * app that answers `/readyz` for the whole process (the one-process gateway) checks them too.
+   */
+  sharedProbes?: ReadinessProbe[];
   createCache(): CacheStore;
   /** Releases what the runtime itself started (the embedded database). */
   stop(): Promise<void>;
@@ -55,6 +61,7 @@ export async function createEmbeddedRuntime(config: AppConfig): Promise<Runtime>
     ownsDatabase: postgres !== undefined,
     bus: defaultInProcessBus(),
     logger: (name) => createLogger(name, config.LOG_LEVEL),
+    sharedProbes: [],
     createCache: () => cache,
     stop: async () => {
       await stopTracing();

@@ -1,4 +1,10 @@
-import { type DynamicModule, type INestApplication, Module, type Type } from '@nestjs/common';
+import {
+  type DynamicModule,
+  type INestApplication,
+  type INestApplicationContext,
+  Module,
+  type Type,
+} from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
 import { type CustomTransportStrategy, type Server } from '@nestjs/microservices';
 import { TerminusModule } from '@nestjs/terminus';
@@ -58,6 +64,8 @@ export interface ServiceDefinition {
    * batch); its commands wait as long while it is busy. Default 0: never.
    */
   fetchLingerMs?: number;
+  /** What else must answer before the service takes work (transfer-service: its ledger). Cheap: polled. */
+  readiness?: (app: INestApplicationContext) => ReadinessProbe[];
 }
 
 export interface RunningApp {
@@ -155,6 +163,14 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     logger: new PinoNestLogger(runtime.logger(definition.name)),
     abortOnError: false,
   });
+  const ownProbes = definition.readiness?.(app) ?? [];
+  probes.push(...ownProbes);
+  // The one-process gateway answers /readyz for every service of the process: it checks these too.
+  const shared: ReadinessProbe[] = [
+    { name: 'database', check: async () => (await dataSource.query('SELECT 1')) !== undefined },
+    ...ownProbes,
+  ];
+  runtime.sharedProbes?.push(...shared);
   app.connectMicroservice({ strategy: server });
   app.get(HandlerRegistrar).registerOn(server, definition.name);
   await app.startAllMicroservices();
@@ -173,6 +189,13 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     app,
     // Stop taking work first, then flush the outbox, then release connections.
     async close() {
+      const registered = runtime.sharedProbes ?? [];
+      for (const probe of shared) {
+        const at = registered.indexOf(probe);
+        if (at >= 0) {
+          registered.splice(at, 1);
+        }
+      }
       await stopLagSampling?.();
       // The transport first: the consumer leaves its group once in-flight handlers finish and their
       // offsets are committed. Only then do modules tear down what those handlers use (ledger, pool).

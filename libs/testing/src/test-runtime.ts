@@ -33,6 +33,7 @@ export function inProcessTestRuntime(
     databaseUrl,
     bus,
     logger: (name) => createLogger(name, 'silent'),
+    sharedProbes: [],
     createCache: () => cache,
     stop: () => Promise.resolve(),
   };

@@ -21,6 +21,28 @@ describe('health', () => {
     }
   });
 
+  it('checks, in the one-process mode, the database and ledger of the services beside it', async () => {
+    let databaseUp = true;
+    const sharedProbes = [
+      { name: 'database', check: () => Promise.resolve(true) },
+      { name: 'database', check: () => Promise.resolve(databaseUp) },
+      { name: 'ledger', check: () => Promise.resolve(true) },
+    ];
+    const gateway = await startTestGateway({ sharedProbes });
+    try {
+      const ready = await request(gateway.url).get('/readyz').expect(200);
+      expect(ready.body).toEqual({
+        status: 'ok',
+        checks: { cache: 'up', broker: 'up', database: 'up', ledger: 'up' },
+      });
+      databaseUp = false;
+      const down = await request(gateway.url).get('/readyz').expect(503);
+      expect(down.body.checks).toEqual({ cache: 'up', broker: 'up', database: 'down', ledger: 'up' });
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('serves metrics on their own port and answers 404 for /metrics on the public port', async () => {
     const gateway = await startTestGateway();
     try {

@@ -1,6 +1,12 @@
 import { type AccountType, type Environment, type KycStatus } from '@cts/contracts';
 import { InProcessBus } from '@cts/messaging';
-import { type CacheStore, createLogger, loadConfig, MemoryCacheStore } from '@cts/platform';
+import {
+  type CacheStore,
+  createLogger,
+  loadConfig,
+  MemoryCacheStore,
+  type ReadinessProbe,
+} from '@cts/platform';
 import { type RunningApp, type Runtime } from '@cts/runtime';
 import { createHmac } from 'node:crypto';
 import { type DestinationStream } from 'pino';
@@ -24,6 +30,8 @@ export interface TestGatewayOptions {
   logLevel?: string;
   /** `null`: ADMIN_TOKEN unset. */
   adminToken?: string | null;
+  /** The probes services of the same process registered (the one-process mode). */
+  sharedProbes?: ReadinessProbe[];
 }
 
 export interface TestGateway {
@@ -59,6 +67,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
     databaseUrl: '',
     bus,
+    ...(options.sharedProbes ? { sharedProbes: options.sharedProbes } : {}),
     logger: (name) =>
       createLogger(name, options.logs ? (options.logLevel ?? 'info') : 'silent', options.logs),
     createCache: () => cache,

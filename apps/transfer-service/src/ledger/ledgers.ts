@@ -46,6 +46,18 @@ export class Ledgers implements OnApplicationBootstrap, OnModuleDestroy {
     return ledger;
   }
 
+  /** Readiness: each ledger opened at start answers within `timeoutMs` (a block-height read; opens none). */
+  async reachable(timeoutMs: number): Promise<boolean> {
+    const opened = [...this.opened.values()];
+    if (opened.length === 0) {
+      return false;
+    }
+    const answers = await Promise.all(
+      opened.map(async (ledger) => (await ledger.catch(() => null))?.isReachable(timeoutMs) ?? false),
+    );
+    return answers.every(Boolean);
+  }
+
   async onModuleDestroy(): Promise<void> {
     const ledgers = await Promise.allSettled(this.opened.values());
     for (const ledger of ledgers) {

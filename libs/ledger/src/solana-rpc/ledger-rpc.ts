@@ -54,3 +54,16 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () =
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The RPC answers one cheap read (the block height) within `timeoutMs`: readiness, polled. */
+export async function rpcAnswers(rpc: LedgerRpc, timeoutMs: number): Promise<boolean> {
+  try {
+    const reading = rpc
+      .getBlockHeight({ commitment: COMMITMENT })
+      .send({ abortSignal: AbortSignal.timeout(timeoutMs) });
+    await withDeadline(reading, timeoutMs, () => new Error(`no answer within ${timeoutMs} ms`));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -30,3 +30,10 @@ export interface SolanaRpcLedgerConfig {
    */
   sendInOrder?: OrderedSender;
 }
+
+/**
+ * How long a confidential transfer may reuse the blockhash another one fetched: one slot. A cluster
+ * accepts a blockhash for 150 slots, and transactions built within one slot shared it anyway; a
+ * transfer's transactions are never identical to another's (each creates new proof accounts).
+ */
+export const TRANSFER_BLOCKHASH_REUSE_MS = 400;

@@ -27,20 +27,13 @@ import { lackingPublicAmount, missingMints } from './missing-mints';
 import { assertConfidentialAmount, assertStandardAmount, fundingAuthority } from './ledger-guards';
 import { probeConfidentialTransfers } from './cluster-probe';
 import { KeyedMutex } from './keyed-mutex';
-import { COMMITMENT, DEFAULT_TIMEOUTS, type LedgerRpc, type LedgerTimeouts } from './ledger-rpc';
-import { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
+import { COMMITMENT, DEFAULT_TIMEOUTS, type LedgerRpc, type LedgerTimeouts, rpcAnswers } from './ledger-rpc';
+import { type SolanaRpcLedgerConfig, TRANSFER_BLOCKHASH_REUSE_MS } from './solana-rpc-ledger.config';
 import { sendPlan, signatureOutcome } from './transaction-sender';
 import { RecentValue } from './recent-value';
 import { readTransfer, TransferReading } from './transfer-reading';
 
-export { type SolanaRpcLedgerConfig } from './solana-rpc-ledger.config';
-
-/**
- * How long a confidential transfer may reuse the blockhash another one fetched: one slot. A cluster
- * accepts a blockhash for 150 slots, and transactions built within one slot shared it anyway; a
- * transfer's transactions are never identical to another's (each creates new proof accounts).
- */
-export const TRANSFER_BLOCKHASH_REUSE_MS = 400;
+export { type SolanaRpcLedgerConfig, TRANSFER_BLOCKHASH_REUSE_MS } from './solana-rpc-ledger.config';
 
 /** The ledger port over Solana JSON-RPC: one code path for devnet, mainnet and the local runtime. */
 export class SolanaRpcLedger implements LedgerPort {
@@ -50,6 +43,7 @@ export class SolanaRpcLedger implements LedgerPort {
   private readonly ownsPool: boolean;
   private readonly timeouts: LedgerTimeouts;
   private readonly accountLocks = new KeyedMutex();
+  readonly isReachable = (timeoutMs: number): Promise<boolean> => rpcAnswers(this.config.rpc, timeoutMs);
   private probing: Promise<void> | null = null;
   private rent: RentSchedule | null = null;
   /** Transfers in close succession read one blockhash: a round trip less on most of them under load. */
