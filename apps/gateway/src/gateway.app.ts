@@ -1,9 +1,16 @@
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import { type MetricsServer, PinoNestLogger, probesByName, startMetricsServer } from '@cts/platform';
+import {
+  inServiceScope,
+  type MetricsServer,
+  PinoNestLogger,
+  probesByName,
+  startMetricsServer,
+} from '@cts/platform';
 import { INTERNAL_REPLY_PATH, replyUrlOf } from '@cts/messaging';
 import { connectCommandTransport, type RunningApp, type Runtime } from '@cts/runtime';
 import { type AddressInfo } from 'node:net';
+import { type Logger } from 'pino';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';
 import { gatewaySettings, type GatewayTuning } from './gateway.settings';
@@ -30,11 +37,19 @@ const BODY_LIMIT = '100kb';
  * Starts the HTTP gateway on the runtime's transport (in-process bus or Kafka) and cache (memory or
  * Redis). Closing it stops taking requests, flushes the usage counters, then disconnects.
  */
-export async function startGateway(
+export function startGateway(
   runtime: Runtime,
   options: GatewayOptions = {},
 ): Promise<RunningApp & { url: string; metricsUrl: string }> {
   const logger = runtime.logger('gateway');
+  return inServiceScope(logger, () => startInScope(runtime, options, logger));
+}
+
+async function startInScope(
+  runtime: Runtime,
+  options: GatewayOptions,
+  logger: Logger,
+): Promise<RunningApp & { url: string; metricsUrl: string }> {
   const settings = gatewaySettings(runtime, logger, options);
   const cache = runtime.createCache();
   const transport = await connectCommandTransport(runtime);

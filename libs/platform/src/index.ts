@@ -1,6 +1,7 @@
 export * from './config/app-config';
 export * from './config/secrets';
 export * from './logging/logger';
+export { inServiceScope, serviceScopeLogger } from './logging/service-scope';
 export * from './cache/cache-store';
 export * from './cache/memory-cache.store';
 export * from './cache/redis-cache.store';

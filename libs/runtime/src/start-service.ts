@@ -29,6 +29,7 @@ import {
   MetricsController,
   READINESS_PROBES,
   type ReadinessProbe,
+  inServiceScope,
   PinoNestLogger,
 } from '@cts/platform';
 import {
@@ -38,6 +39,7 @@ import {
   UnitOfWork,
   type ServiceDataSourceOptions,
 } from '@cts/persistence';
+import { type Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { InternalQueryController } from './internal-query.controller';
 import { sampleConsumerLag } from './consumer-lag';
@@ -87,7 +89,17 @@ export function dataSourceFor(definition: ServiceDefinition, url: string): DataS
  * own DataSource, outbox relay and dead-letter publisher. In the distributed mode it also serves
  * `/healthz` and `/readyz` on HEALTH_PORT.
  */
-export async function startService(definition: ServiceDefinition, runtime: Runtime): Promise<RunningApp> {
+export function startService(definition: ServiceDefinition, runtime: Runtime): Promise<RunningApp> {
+  const logger = runtime.logger(definition.name);
+  // Whatever the service starts runs as it: its log lines carry its name in the one-process mode too.
+  return inServiceScope(logger, () => startInScope(definition, runtime, logger));
+}
+
+async function startInScope(
+  definition: ServiceDefinition,
+  runtime: Runtime,
+  logger: Logger,
+): Promise<RunningApp> {
   const { config } = runtime;
   if (!runtime.databaseUrl) {
     throw new Error(`${definition.name} needs DATABASE_URL`);
@@ -160,7 +172,7 @@ export async function startService(definition: ServiceDefinition, runtime: Runti
     ],
   };
   const app = await NestFactory.create(root, {
-    logger: new PinoNestLogger(runtime.logger(definition.name)),
+    logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
   const ownProbes = definition.readiness?.(app) ?? [];

@@ -5,6 +5,7 @@ import {
   Server,
   type WritePacket,
 } from '@nestjs/microservices';
+import { inServiceScope, serviceScopeLogger } from '@cts/platform';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { MessagePublisher, type OutgoingMessage } from '../publisher';
 import { isBatchHandler } from '../handlers/event-batch';
@@ -12,9 +13,14 @@ import { type InProcessBus } from './in-process-bus';
 
 export const IN_PROCESS_TRANSPORT = Symbol('in-process');
 
-/** Nest transport server over the in-process bus: registers this service's handlers under its group. */
+/**
+ * Nest transport server over the in-process bus: registers this service's handlers under its group.
+ * A message arrives in the sender's async context: each handler runs as the service that made the
+ * server (its log lines carry that service's name).
+ */
 export class InProcessServer extends Server implements CustomTransportStrategy {
   override readonly transportId = IN_PROCESS_TRANSPORT;
+  private readonly serviceLogger = serviceScopeLogger();
 
   constructor(
     private readonly bus: InProcessBus,
@@ -24,17 +30,23 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   }
 
   listen(callback: () => void): void {
+    const asService = <T>(work: () => T): T =>
+      this.serviceLogger ? inServiceScope(this.serviceLogger, work) : work();
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler && isBatchHandler(handler)) {
-        this.bus.subscribeBatch(pattern, this.groupId, async (data) => {
-          await settle(await handler(data));
-        });
+        this.bus.subscribeBatch(pattern, this.groupId, (data) =>
+          asService(async () => {
+            await settle(await handler(data));
+          }),
+        );
       } else if (handler.isEventHandler) {
-        this.bus.subscribe(pattern, this.groupId, async (data) => {
-          await settle(await handler(data));
-        });
+        this.bus.subscribe(pattern, this.groupId, (data) =>
+          asService(async () => {
+            await settle(await handler(data));
+          }),
+        );
       } else {
-        this.bus.registerCommand(pattern, async (data) => settle(await handler(data)));
+        this.bus.registerCommand(pattern, (data) => asService(async () => settle(await handler(data))));
       }
     }
     callback();

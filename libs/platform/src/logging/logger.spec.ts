@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { createLogger } from './logger';
+import { createLogger, PinoNestLogger } from './logger';
+import { inServiceScope } from './service-scope';
 
 function captured() {
   const lines: string[] = [];
@@ -45,5 +46,31 @@ describe('logger redaction', () => {
     }
     expect(output).toContain('tr_1');
     expect(output).toContain('[redacted]');
+  });
+});
+
+describe('PinoNestLogger in the one-process mode', () => {
+  it('writes under the service whose work is running, timers it started included, else under its own', async () => {
+    const gateway = captured();
+    const dispatcher = captured();
+    const nest = new PinoNestLogger(createLogger('gateway', 'info', gateway.stream));
+    const dispatcherLogger = createLogger('webhook-dispatcher', 'info', dispatcher.stream);
+
+    await inServiceScope(dispatcherLogger, async () => {
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+      nest.log('attempt made', 'DeliveryAttempter');
+    });
+    nest.log('request handled', 'RequestLogging');
+
+    expect(dispatcher.lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({
+        service: 'webhook-dispatcher',
+        context: 'DeliveryAttempter',
+        msg: 'attempt made',
+      }),
+    ]);
+    expect(gateway.lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({ service: 'gateway', context: 'RequestLogging', msg: 'request handled' }),
+    ]);
   });
 });

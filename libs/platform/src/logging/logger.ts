@@ -1,6 +1,7 @@
 import { type LoggerService } from '@nestjs/common';
 import { type logCreator, logLevel } from 'kafkajs';
 import pino, { type Logger, type DestinationStream } from 'pino';
+import { serviceScopeLogger } from './service-scope';
 
 /**
  * Fields never written to a log: secrets, and amounts (a confidential transfer's amount must not
@@ -43,9 +44,16 @@ export function createLogger(service: string, level = 'info', destination?: Dest
   );
 }
 
-/** Nest's logger interface over pino: framework logs come out as the same structured JSON lines. */
+/**
+ * Nest's logger interface over pino: framework logs come out as the same structured JSON lines,
+ * under the service whose work is running (see inServiceScope), else under `logger`'s.
+ */
 export class PinoNestLogger implements LoggerService {
-  constructor(private readonly logger: Logger) {}
+  constructor(private readonly fallback: Logger) {}
+
+  private get logger(): Logger {
+    return serviceScopeLogger() ?? this.fallback;
+  }
 
   log(message: unknown, context?: string): void {
     this.logger.info({ context }, String(message));
