@@ -19,6 +19,13 @@ export const BATCH_HANDLER_EXTRAS = { batch: true } as const;
 export const isBatchHandler = (handler: { extras?: Record<string, unknown> }): boolean =>
   handler.extras?.batch === true;
 
+/**
+ * What a handler takes: an event type in one version. A new version is published beside the old
+ * one (docs/events.md), so a consumer reads the version it knows and skips the others.
+ */
+export const versionedType = ({ type, version }: { type: string; version: number }): string =>
+  `${type}@${version}`;
+
 export interface FoundBatchHandler {
   contracts: EventContract[];
   method: (envelopes: Envelope[]) => Promise<unknown>;
@@ -39,7 +46,8 @@ export function eventBatchDispatcher(
   const schemas = new Map(
     handlers.flatMap((handler) =>
       handler.contracts.map(
-        (contract) => [contract.type, { handler, schema: envelopeSchema(contract.payload) }] as const,
+        (contract) =>
+          [versionedType(contract), { handler, schema: envelopeSchema(contract.payload) }] as const,
       ),
     ),
   );
@@ -51,9 +59,9 @@ export function eventBatchDispatcher(
         await deadLetters.send(topic, consumer, data, meta.error.message);
         continue;
       }
-      const found = schemas.get(meta.data.type);
+      const found = schemas.get(versionedType(meta.data));
       if (!found) {
-        continue; // Another event type of the family: not this service's concern.
+        continue; // Another event type of the family, or a version of it this service does not read.
       }
       const parsed = found.schema.safeParse(data);
       if (!parsed.success) {

@@ -30,6 +30,7 @@ import {
   BATCH_HANDLER_EXTRAS,
   EVENT_BATCH_HANDLER,
   eventBatchDispatcher,
+  versionedType,
   type FoundBatchHandler,
 } from './event-batch';
 
@@ -212,9 +213,9 @@ export class HandlerRegistrar {
       await this.deadLetters.send(topic, consumer, data, meta.error.message);
       return;
     }
-    const handler = handlers.find((h) => h.contract.type === meta.data.type);
+    const handler = handlers.find((h) => versionedType(h.contract) === versionedType(meta.data));
     if (!handler) {
-      return; // Another event type of the family: not this service's concern.
+      return; // Another event type of the family, or a version of it this service does not read.
     }
     const parsed = envelopeSchema(handler.contract.payload).safeParse(data);
     if (!parsed.success) {
