@@ -15,6 +15,8 @@ import {
   party,
   publishEvent,
   senderParty,
+  TRANSFER_CONFIRMED_AT,
+  TRANSFER_CREATED_AT,
   transferPayload,
 } from '../testing/event-factories';
 import { generateTestCertificates } from '@cts/testing';
@@ -79,8 +81,8 @@ describe('webhook fan-out and delivery to a real HTTPS receiver', () => {
       asset: 'USDC',
       confidential: true,
       chain_signature: '5sigsigsig',
-      created_at: '2026-01-02T03:04:05.000Z',
-      confirmed_at: '2026-01-02T03:04:06.000Z',
+      created_at: TRANSFER_CREATED_AT,
+      confirmed_at: TRANSFER_CONFIRMED_AT,
     };
     expect(toAgent).toEqual({
       ...common,

@@ -26,6 +26,13 @@ export const senderParty = (
 });
 
 /** A confirmed confidential transfer from `sender` to `recipient`; override any field. */
+/**
+ * When the test transfers were created and confirmed: recent, since a transfer's events are listed
+ * and kept (30 days) by the transfer's `created_at`.
+ */
+export const TRANSFER_CREATED_AT = new Date(Date.now() - 2_000).toISOString();
+export const TRANSFER_CONFIRMED_AT = new Date(Date.now() - 1_000).toISOString();
+
 export function transferPayload(overrides: Partial<TransferEventPayload> = {}): TransferEventPayload {
   return {
     transfer_id: 'tr_0000000000000000000000test',
@@ -41,8 +48,8 @@ export function transferPayload(overrides: Partial<TransferEventPayload> = {}): 
     asset: 'USDC',
     confidential: true,
     chain_signature: '5sigsigsig',
-    created_at: '2026-01-02T03:04:05.000Z',
-    confirmed_at: '2026-01-02T03:04:06.000Z',
+    created_at: TRANSFER_CREATED_AT,
+    confirmed_at: TRANSFER_CONFIRMED_AT,
     ...overrides,
   };
 }
