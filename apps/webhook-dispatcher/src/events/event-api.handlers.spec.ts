@@ -14,6 +14,7 @@ import { EventIngestion } from './event-ingestion';
 import { type EventRepository, type IngestedEvent } from './event.repository';
 
 const RECORDED_AT = new Date('2026-01-02T03:09:00.000Z');
+const TRANSFER_TIMES = { created_at: '2026-01-02T03:04:05.000Z', confirmed_at: '2026-01-02T03:04:06.000Z' };
 
 /** Ingests one envelope with the dispatcher's own code; returns what it stored and each delivery body. */
 async function ingest(envelope: Envelope): Promise<IngestedEvent> {
@@ -47,10 +48,14 @@ describe('the events API against the deliveries of the same event', () => {
     });
 
   it.each([
-    ['transfer.confirmed', () => eventEnvelope(TransferConfirmed, transferPayload()), 'acct_alice'],
+    [
+      'transfer.confirmed',
+      () => eventEnvelope(TransferConfirmed, transferPayload(TRANSFER_TIMES)),
+      'acct_alice',
+    ],
     [
       'transfer.confirmed, for the recipient',
-      () => eventEnvelope(TransferConfirmed, transferPayload()),
+      () => eventEnvelope(TransferConfirmed, transferPayload(TRANSFER_TIMES)),
       'acct_bob',
     ],
     ['agent.created', agentCreated, 'acct_alice'],

@@ -7,7 +7,11 @@ import { buildWebhookPayload, eventAudience } from './webhook-payload.domain';
 const meta = { eventId: 'evt_1', occurredAt: new Date('2026-01-02T03:04:07.000Z') };
 const transfer = (overrides: Partial<TransferEventPayload> = {}): SourceEvent => ({
   type: 'transfer.confirmed',
-  data: transferPayload(overrides),
+  data: transferPayload({
+    created_at: '2026-01-02T03:04:05.000Z',
+    confirmed_at: '2026-01-02T03:04:06.000Z',
+    ...overrides,
+  }),
 });
 
 const alice = party('acct_alice', '@alice');
