@@ -42,7 +42,9 @@ export function startGateway(
   options: GatewayOptions = {},
 ): Promise<RunningApp & { url: string; metricsUrl: string }> {
   const logger = runtime.logger('gateway');
-  return inServiceScope(logger, () => startInScope(runtime, options, logger));
+  const start = () => startInScope(runtime, options, logger);
+  // Beside the services in one process, its work runs as the gateway's (see startService).
+  return runtime.mode === 'embedded' ? inServiceScope(logger, start) : start();
 }
 
 async function startInScope(

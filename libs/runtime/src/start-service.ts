@@ -91,8 +91,10 @@ export function dataSourceFor(definition: ServiceDefinition, url: string): DataS
  */
 export function startService(definition: ServiceDefinition, runtime: Runtime): Promise<RunningApp> {
   const logger = runtime.logger(definition.name);
-  // Whatever the service starts runs as it: its log lines carry its name in the one-process mode too.
-  return inServiceScope(logger, () => startInScope(definition, runtime, logger));
+  const start = () => startInScope(definition, runtime, logger);
+  // One process, several services: whatever a service starts runs as it, so its log lines carry its
+  // name. Alone in its process it needs no scope (and its promises skip the scope's bookkeeping).
+  return runtime.mode === 'embedded' ? inServiceScope(logger, start) : start();
 }
 
 async function startInScope(
