@@ -36,8 +36,6 @@ import { stoppedAnswer, X402Signing } from './x402-signing';
 type Request = RequestOf<typeof PayX402>;
 type Paid = Result<ResponseOf<typeof PayX402>>;
 
-const notAnAgent = () => fail('forbidden', 'x402 payments are made with an agent key');
-
 /**
  * `POST /v1/agents/x402/payments` behind the gateway (issue 20): read the 402 answer, gate the payment
  * through the agent's spend policy exactly as a transfer (AgentGate: same reasons, same daily counter,
@@ -69,7 +67,7 @@ export class PayX402Handlers {
       return caller;
     }
     if (caller.value.type !== 'agent') {
-      return notAnAgent();
+      return fail('forbidden', 'x402 payments are made with an agent key');
     }
     const ledger = await this.ledgers.of(request.environment);
     const registry = ledger.assets().map(({ code, mint, decimals }) => ({ code, mint, decimals }));
@@ -165,10 +163,8 @@ export class PayX402Handlers {
     if (!resolved.ok) {
       return resolved;
     }
+    // The same account `pay` found to be an agent before reading the quote.
     const payer = resolved.value.sender;
-    if (payer.type !== 'agent') {
-      return notAnAgent();
-    }
     if (!kycAllowsMoney(payer.kyc_status)) {
       return fail('kyc_required', 'Payments need a verified account (KYC)');
     }
