@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -24,6 +24,7 @@ import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
+import { OwnerKeysOnlyGuard } from './owner-keys-only.guard';
 import {
   CreateWebhookBody,
   EventIdParam,
@@ -40,7 +41,13 @@ import {
 } from './webhooks.schemas';
 import { WebhooksService } from './webhooks.service';
 
-/** Spec §4.4. Every route is scoped to the calling key's account and environment. */
+/**
+ * Spec §4.4. Every route is scoped to the calling key's account and environment, and refused to an
+ * agent's key. The guard is listed above `V1Controller` so that it runs after the API key guard
+ * (class decorators apply bottom-up, and guards run in the order they were added).
+ */
+@UseGuards(OwnerKeysOnlyGuard)
+@ApiErrors([403, "forbidden: an agent's key (its owner's subscriptions receive the agent's events)"])
 @V1Controller('webhooks', 'webhooks')
 export class WebhooksController {
   constructor(
