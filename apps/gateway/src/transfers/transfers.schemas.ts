@@ -3,10 +3,16 @@ import { MEMO_MAX_BYTES } from '@cts/crypto';
 import { z } from 'zod';
 import { IdString, QueryInteger } from '../http/query.schemas';
 
-/** A plain decimal (no sign, exponent, leading zeros or bare dot), not zero; the asset's decimals are checked after. */
-export const AMOUNT_PATTERN = /^(?!0(\.0+)?$)(0|[1-9][0-9]{0,19})(\.[0-9]{1,9})?$/;
+/**
+ * A plain decimal (no sign, exponent, leading zeros or bare dot), not zero. The asset's decimals are
+ * checked after, where the error can name the asset's limit.
+ */
+export const AMOUNT_PATTERN = /^(?!0(\.0+)?$)(0|[1-9][0-9]{0,19})(\.[0-9]+)?$/;
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** With the `u` flag a surrogate pair is one code point, so only an unpaired half matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 export const CreateTransferBody = z
   .object({
@@ -28,6 +34,8 @@ export const CreateTransferBody = z
       .string()
       .max(MEMO_MAX_BYTES)
       .refine((memo) => utf8Bytes(memo) <= MEMO_MAX_BYTES, `must be at most ${MEMO_MAX_BYTES} bytes of UTF-8`)
+      // A lone surrogate has no UTF-8 form: encrypted, it would come back as U+FFFD, not as sent.
+      .refine((memo) => !LONE_SURROGATE.test(memo), 'must be well-formed Unicode (no lone surrogate)')
       .optional()
       .describe(
         `At most ${MEMO_MAX_BYTES} bytes of UTF-8. Encrypted for sender and recipient; the service stores only ciphertext`,
