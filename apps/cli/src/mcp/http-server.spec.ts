@@ -49,11 +49,11 @@ describe('cts mcp --http', () => {
     ]);
   });
 
-  const connect = async (key: string) => {
+  const connect = async (key: string, scheme = 'Bearer') => {
     const client = new Client({ name: 'http-spec', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(endpoint, {
-        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+        requestInit: { headers: { Authorization: `${scheme} ${key}` } },
       }),
     );
     return client;
@@ -85,6 +85,14 @@ describe('cts mcp --http', () => {
     await client.close();
 
     expect(api.lookups.filter((key) => key === AGENT_KEY)).toHaveLength(1);
+  });
+
+  it('takes the Bearer scheme in any case, as the API does (RFC 7235: the scheme is case-insensitive)', async () => {
+    for (const scheme of ['bearer', 'BEARER']) {
+      const client = await connect(AGENT_KEY, scheme);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('pay');
+      await client.close();
+    }
   });
 
   it('answers a well-formed key the API refuses with 401, from initialize on', async () => {

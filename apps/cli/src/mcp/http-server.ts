@@ -13,7 +13,13 @@ export interface McpHttpOptions {
   fetch?: typeof fetch;
 }
 
-const AGENT_KEY = /^Bearer (svc_(?:test|live)_[0-9A-Za-z]{20,100})$/;
+const AGENT_KEY = /^svc_(?:test|live)_[0-9A-Za-z]{20,100}$/;
+
+/** The agent key of `Authorization: Bearer <key>`; the scheme in any case (RFC 7235 §2.1), as the API reads it. */
+function bearerKey(header: string | undefined): string | undefined {
+  const [, scheme, key] = /^(\S+) +(\S+) *$/.exec(header ?? '') ?? [];
+  return scheme?.toLowerCase() === 'bearer' && key !== undefined && AGENT_KEY.test(key) ? key : undefined;
+}
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -38,7 +44,7 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<Serve
       refuse(res, 404, 'Not found: the MCP endpoint is /mcp');
       return;
     }
-    const key = AGENT_KEY.exec(req.headers.authorization ?? '')?.[1];
+    const key = bearerKey(req.headers.authorization);
     if (!key) {
       res.setHeader('www-authenticate', 'Bearer');
       refuse(res, 401, "Authorization: Bearer <the agent's API key> is required");
