@@ -1,5 +1,5 @@
 import { CtsApiError, CtsNetworkError } from '@cts/sdk';
-import { describeFailure, guarded, structured } from './tool-results';
+import { describeFailure, guarded, resourceFetchFailure, structured } from './tool-results';
 
 describe('tool results', () => {
   it('carries the data both structured and as text', () => {
@@ -36,6 +36,22 @@ describe('tool results', () => {
     );
     expect(down).toMatchObject({ code: 'unreachable' });
     expect(down.message).toMatch(/same idempotency_key/);
+  });
+
+  it("tells a resource fetch's failure by its cause, and nothing else as one", () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    expect(resourceFetchFailure(new TypeError('fetch failed', { cause: refused }))).toBe(
+      'connect ECONNREFUSED 127.0.0.1:9',
+    );
+    const tls = Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' });
+    expect(resourceFetchFailure(new TypeError('fetch failed', { cause: tls }))).toBe(
+      'CERT_HAS_EXPIRED: certificate has expired',
+    );
+    expect(resourceFetchFailure(new TypeError('fetch failed', { cause: new Error('bad port') }))).toBe(
+      'bad port',
+    );
+    expect(resourceFetchFailure(new TypeError('x is not a function'))).toBeNull();
+    expect(resourceFetchFailure(new Error('fetch failed', { cause: refused }))).toBeNull();
   });
 
   it('turns any thrown error into a tool error with its first line only', async () => {

@@ -69,6 +69,21 @@ export function describeFailure(error: unknown): { code: string; message: string
   };
 }
 
+/**
+ * Why the MCP server's own `fetch` of a resource failed (fetch's `TypeError` with the socket, DNS or
+ * TLS error as its cause: `ECONNREFUSED`, `ENOTFOUND`, `bad port`…), or null when the error is not
+ * one. API calls never throw it: the SDK client turns their failures into `CtsNetworkError`.
+ */
+export function resourceFetchFailure(error: unknown): string | null {
+  // By name, not instanceof: fetch's errors may come from another realm (undici's own, a test VM).
+  const { name, cause } = (error ?? {}) as { name?: unknown; cause?: { message?: unknown; code?: unknown } };
+  if (name !== 'TypeError' || typeof cause?.message !== 'string') {
+    return null;
+  }
+  const { message, code } = cause;
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
 /** Runs a tool body; any failure becomes a tool error with words instead of an exception. */
 export async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {

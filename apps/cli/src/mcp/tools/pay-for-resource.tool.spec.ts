@@ -114,6 +114,19 @@ describe('pay_for_resource', () => {
     expect(resource.requests).toHaveLength(0);
   });
 
+  it('says a resource it cannot reach is unreachable, with the cause, not an unexpected failure', async () => {
+    const closed = await FakeApi.start();
+    await closed.close();
+
+    const { result, data } = await call({ url: `${closed.url}/weather` });
+
+    expect(result.isError).toBe(true);
+    expect(data).toMatchObject({ status: 'error', reason: 'resource_unreachable' });
+    expect(String(data.message)).toContain('ECONNREFUSED');
+    expect(String(data.message)).not.toMatch(/Unexpected failure/);
+    expect(api.requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
   it('pays nothing with the key of an account that is not an agent', async () => {
     api.respond('GET', '/v1/accounts/me', 200, { ...ACCOUNT, type: 'personal' });
 

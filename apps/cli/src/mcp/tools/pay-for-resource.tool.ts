@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type AgentSession } from '../agent-session';
 import { explainRefusal, refusedQuoteAsset } from '../refusals.domain';
-import { describeFailure, structured } from '../tool-results';
+import { describeFailure, resourceFetchFailure, structured } from '../tool-results';
 
 /** What a model sees of the resource's body: enough to use, bounded so one answer cannot flood it. */
 const MAX_BODY_CHARS = 20_000;
@@ -189,6 +189,18 @@ async function failed(
         status: 'refused',
         reason,
         message: `Refused by the spend policy: ${words}. Nothing was paid.`,
+      },
+      { isError: true },
+    );
+  }
+  const unreachable = resourceFetchFailure(error);
+  if (unreachable !== null) {
+    return structured(
+      {
+        ...base,
+        status: 'error',
+        reason: 'resource_unreachable',
+        message: `The resource ${base.url} could not be reached (${unreachable}). Check the URL, or retry later; if a payment was signed for it, calling again with the same idempotency_key presents that payment instead of paying again.`,
       },
       { isError: true },
     );
