@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type ApiTestServer, startApiTestServer } from '../../testing/api-test-server';
 import { CtsApiError } from './cts-api-error';
 import { CtsClient } from './cts-client';
@@ -35,6 +37,14 @@ const endpoints: [string, (c: CtsClient) => Promise<unknown>, string, string, un
     'POST',
     '/v1/agents/acct_1/api-keys',
     { name: 'k', environment: 'test' },
+  ],
+  ['agentApiKeys', (c) => c.agentApiKeys('acct_1'), 'GET', '/v1/agents/acct_1/api-keys', undefined],
+  [
+    'revokeAgentApiKey',
+    (c) => c.revokeAgentApiKey('acct_1', 'key_1'),
+    'DELETE',
+    '/v1/agents/acct_1/api-keys/key_1',
+    undefined,
   ],
   ['spendPolicy', (c) => c.spendPolicy('acct_1'), 'GET', '/v1/agents/acct_1/spend-policy', undefined],
   [
@@ -124,6 +134,42 @@ const endpoints: [string, (c: CtsClient) => Promise<unknown>, string, string, un
   ],
   ['event', (c) => c.event('evt_1'), 'GET', '/v1/events/evt_1', undefined],
 ];
+
+// The admin API is the operator's (cts accounts, kyc, keys, domains), not a client's; x402 has its own module.
+const NOT_CLIENT_METHODS = new Map([
+  ['POST /v1/agents/x402/payments', 'payX402 / x402Fetch (../x402)'],
+  ['POST /v1/agents/x402/payments/{payment_id}/settlement', 'x402Fetch reports the settlement (../x402)'],
+]);
+const openApi = JSON.parse(readFileSync(join(__dirname, '../../../../docs/openapi.json'), 'utf8')) as {
+  paths: Record<string, Record<string, unknown>>;
+};
+
+describe('CtsClient coverage of docs/openapi.json', () => {
+  const routeOf = (template: string) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?.*)?$`);
+  const operations = Object.entries(openApi.paths)
+    .filter(([path]) => path.startsWith('/v1/'))
+    .flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    .filter((operation) => !NOT_CLIENT_METHODS.has(operation));
+
+  it.each(operations)('has a method for %s', (operation) => {
+    const [method, template] = operation.split(' ');
+    const route = routeOf(template);
+    const covering = endpoints.filter(([, , m, path]) => m === method && route.test(path));
+    expect(covering.map(([name]) => name)).not.toEqual([]);
+  });
+
+  it('tests every method of the client against its route', () => {
+    const methods = Object.getOwnPropertyNames(CtsClient.prototype).filter(
+      (name) => !['constructor', 'request', 'body', 'allEvents'].includes(name),
+    );
+    const tested = new Set(endpoints.map(([name]) => name));
+    expect(methods.filter((name) => !tested.has(name))).toEqual([]);
+  });
+});
 
 describe('CtsClient endpoints', () => {
   it.each(endpoints)('%s sends %s %s with the bearer key', async (_name, call, method, path, body) => {
@@ -223,9 +269,10 @@ describe('CtsClient endpoints', () => {
   });
 
   it('resolves DELETE with 204 No Content to undefined', async () => {
-    server.reply({ status: 204 }, { status: 204 });
+    server.reply({ status: 204 }, { status: 204 }, { status: 204 });
     await expect(client.revokeApiKey('key_1')).resolves.toBeUndefined();
     await expect(client.deleteWebhook('wh_1')).resolves.toBeUndefined();
+    await expect(client.revokeAgentApiKey('acct_1', 'key_1')).resolves.toBeUndefined();
   });
 });
 

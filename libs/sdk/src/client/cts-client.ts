@@ -117,6 +117,16 @@ export class CtsClient {
     return this.body({ method: 'POST', path, body: input, ...options });
   }
 
+  /** The agent's keys, revoked ones included (its owner's key only). */
+  agentApiKeys(agentAccountId: string): Promise<ApiKeyList> {
+    return this.body({ method: 'GET', path: `/v1/agents/${segment(agentAccountId)}/api-keys` });
+  }
+
+  async revokeAgentApiKey(agentAccountId: string, keyId: string): Promise<void> {
+    const path = `/v1/agents/${segment(agentAccountId)}/api-keys/${segment(keyId)}`;
+    await this.transport.send({ method: 'DELETE', path });
+  }
+
   spendPolicy(agentAccountId: string): Promise<SpendPolicy> {
     return this.body({ method: 'GET', path: `/v1/agents/${segment(agentAccountId)}/spend-policy` });
   }
