@@ -27,7 +27,7 @@ export class OwnAgentsController {
     standardSchema: CreatedAgentSchema,
   })
   @ApiErrors(
-    [400, 'invalid_policy'],
+    [400, 'invalid_policy (a spend policy field), invalid_request (the name or the body)'],
     [403, 'forbidden: an agent cannot create agents'],
     [409, 'handle_taken'],
   )

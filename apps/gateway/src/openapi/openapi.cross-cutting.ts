@@ -28,6 +28,10 @@ export function addCrossCuttingDocs(document: OpenAPIObject, headers: CrossCutti
         description: 'The id of this request, also in error bodies: quote it to support',
         schema: { type: 'string' },
       },
+      RetryAfter: {
+        description: 'Seconds to wait before retrying',
+        schema: { type: 'integer', minimum: 0 },
+      },
     },
   };
   for (const item of Object.values(document.paths)) {
@@ -41,6 +45,7 @@ export function addCrossCuttingDocs(document: OpenAPIObject, headers: CrossCutti
         addIdempotency(operation, headers);
       }
       addRequestIdHeader(operation, headers.requestIdHeader);
+      addRetryAfterHeader(operation);
     }
   }
   return document;
@@ -63,6 +68,16 @@ function assertNamedParameters(operation: OperationObject): void {
 function addRequestIdHeader(operation: OperationObject, header: string): void {
   for (const response of responsesOf(operation)) {
     response.headers = { [header]: { $ref: '#/components/headers/RequestId' }, ...response.headers };
+  }
+}
+
+/** A rate limit (429) and an unavailable dependency (503) say when to come back. */
+function addRetryAfterHeader(operation: OperationObject): void {
+  for (const status of ['429', '503']) {
+    const response = operation.responses[status];
+    if (response && !isReference(response)) {
+      response.headers = { ...response.headers, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+    }
   }
 }
 
@@ -95,7 +110,9 @@ function addIdempotency(operation: OperationObject, headers: CrossCuttingHeaders
 function addError(operation: OperationObject, status: string, code: string): void {
   const existing = operation.responses[status];
   if (existing && !isReference(existing)) {
-    existing.description = `${existing.description}, ${code}`;
+    if (!existing.description.includes(code)) {
+      existing.description = `${existing.description}, ${code}`;
+    }
     return;
   }
   operation.responses[status] = { description: code, content: { 'application/json': { schema: ERROR_REF } } };

@@ -18,6 +18,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'A method a path does not support answers `405 method_not_allowed` with an `Allow` header.',
     )
     .setVersion('1')
+    .addServer('/', 'The host serving this document (its /docs/openapi.json)')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_… | svc_test_…', description: 'An API key' },
       API_KEY_SECURITY,

@@ -59,6 +59,24 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('lists null in every nullable enum (OpenAPI 3.0 applies the enum to null too)', async () => {
+    const nullableEnums: { enum: unknown[] }[] = [];
+    const walk = (value: unknown): void => {
+      if (value === null || typeof value !== 'object') {
+        return;
+      }
+      const schema = value as Record<string, unknown>;
+      if (schema.nullable === true && Array.isArray(schema.enum)) {
+        nullableEnums.push(schema as { enum: unknown[] });
+      }
+      Object.values(schema).forEach(walk);
+    };
+    walk(await createOpenApiDocument());
+
+    expect(nullableEnums.length).toBeGreaterThanOrEqual(3);
+    expect(nullableEnums.filter((schema) => !schema.enum.includes(null))).toEqual([]);
+  });
+
   it('carries the constraints the gateway validates with', async () => {
     const schemas = (await createOpenApiDocument()).components?.schemas ?? {};
     const transfer = schemas.CreateTransferRequest as OpenAPIV3.SchemaObject;

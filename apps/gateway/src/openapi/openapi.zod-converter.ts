@@ -20,7 +20,7 @@ export function zodToOpenApi(
     target: 'openapi-3.0',
     libraryOptions: { override: options.schemaType === 'input' ? documentRequest : documentAs },
   });
-  const { definitions, $defs, $schema: _dialect, ...root } = converted;
+  const { definitions, $defs, $schema: _dialect, ...root } = withNullInNullableEnums(converted) as typeof converted;
   const open = options.schemaType === 'output' ? openObjects : (value: unknown) => value;
   const components = Object.entries({ ...asRecord(definitions), ...asRecord($defs) }).map(([name, def]) => [
     name,
@@ -64,6 +64,26 @@ function openObjects(value: unknown): unknown {
     ([key, v]) => !(key === 'additionalProperties' && v === false),
   );
   return Object.fromEntries(entries.map(([key, v]) => [key, openObjects(v)]));
+}
+
+/**
+ * OpenAPI 3.0 applies `enum` to `null` too (`nullable` does not lift it), so a nullable enum must
+ * list `null`, or strict validators refuse every response where the field is null.
+ */
+function withNullInNullableEnums(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(withNullInNullableEnums);
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  const entries = Object.entries(value).map(([key, v]) => [key, withNullInNullableEnums(v)] as const);
+  const schema = Object.fromEntries(entries) as Record<string, unknown>;
+  const values: unknown = schema.enum;
+  if (schema.nullable === true && Array.isArray(values) && !values.includes(null)) {
+    schema.enum = [...(values as unknown[]), null];
+  }
+  return schema;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
