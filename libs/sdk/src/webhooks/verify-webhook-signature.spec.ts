@@ -184,6 +184,25 @@ describe('verifyWebhookSignature', () => {
     );
   });
 
+  it('refuses a valid Standard Webhooks signature beside an X-Service-Signature that does not match (spec 6.3)', () => {
+    const forged = { ...standardHeaders(), 'x-service-signature': '00'.repeat(32) };
+    expect(verifyWebhookSignature(secret, body, forged, at(timestamp))).toBe(false);
+    expect(failureOf(forged)).toBe('invalid_signature');
+    expect(failureOf({ ...standardHeaders(), ...serviceHeaders(otherSecret) })).toBe('invalid_signature');
+    expect(failureOf({ ...standardHeaders(), 'x-service-signature': 'zz' })).toBe('invalid_signature');
+    expect(failureOf({ ...standardHeaders(), 'x-service-signature': '' })).toBe('invalid_signature');
+  });
+
+  it('keeps verifying with the previous secret during a rotation, though X-Service-Signature carries the new one only', () => {
+    const rotating = {
+      ...serviceHeaders(otherSecret),
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': `v1,${standardSignature(otherSecret, 'evt_1', timestamp, body)} v1,${standardSignature(secret, 'evt_1', timestamp, body)}`,
+    };
+    expect(failureOf(rotating)).toBe('verified');
+  });
+
   it('refuses an incomplete set of Standard Webhooks headers, even next to a valid X-Service-Signature', () => {
     const { 'webhook-id': _id, ...withoutId } = standardHeaders();
     expect(failureOf({ ...serviceHeaders(), ...withoutId })).toBe('incomplete_headers');

@@ -87,8 +87,9 @@ function checkStandardSignature(
 
 /**
  * Throws `WebhookSignatureError` unless the delivery is authentic. By default the timestamped
- * Standard Webhooks headers are required and decide (they sign id, timestamp and body, so an old
- * delivery replayed is refused); a delivery with only `X-Service-Signature` is refused unless
+ * Standard Webhooks headers are required (they sign id, timestamp and body, so an old delivery
+ * replayed is refused), and an `X-Service-Signature` beside them must match as well (but see
+ * `checkServiceBeside` on rotation); a delivery with only `X-Service-Signature` is refused unless
  * `allowServiceSignatureOnly` is set (weaker: no replay protection).
  */
 export function assertWebhookSignature(
@@ -116,10 +117,28 @@ export function assertWebhookSignature(
   if (id === undefined || timestamp === undefined || signature === undefined) {
     throw new WebhookSignatureError('incomplete_headers');
   }
-  const failure = checkStandardSignature(secret, body, { id, timestamp, signature }, options);
+  const failure =
+    checkStandardSignature(secret, body, { id, timestamp, signature }, options) ??
+    checkServiceBeside(secret, body, service, signature);
   if (failure) {
     throw new WebhookSignatureError(failure);
   }
+}
+
+/**
+ * Spec 6.3: a present `X-Service-Signature` must match too. Except while a secret rotates (several
+ * `webhook-signature` values): the service signs that header with the new secret only, so a receiver
+ * still holding the previous one could not match it, and the timestamped signature, which it did
+ * match, decides.
+ */
+function checkServiceBeside(
+  secret: string,
+  body: Uint8Array,
+  service: string | undefined,
+  standardSignatures: string,
+): WebhookSignatureFailure | undefined {
+  const rotating = standardSignatures.split(/\s+/).filter((entry) => entry.length > 0).length > 1;
+  return service === undefined || rotating ? undefined : checkServiceSignature(secret, body, service);
 }
 
 /** `true` when the delivery is authentic (see `assertWebhookSignature`); never throws for bad input. */
