@@ -114,6 +114,56 @@ describe('pay_for_resource', () => {
     expect(resource.requests).toHaveLength(0);
   });
 
+  const withRecipients = (allowed_recipients: string[]) =>
+    api.respond('GET', '/v1/accounts/me/spend-policy', 200, { ...POLICY, allowed_recipients });
+
+  it('sends nothing to a host outside allowed_recipients, and says so as a policy refusal', async () => {
+    withRecipients(['*.example.com', '@bob']);
+    resource.respond('GET', '/metrics', 200, 'gateway_requests_total 42');
+
+    const { result, data } = await call({ url: `${resource.url}/metrics` });
+
+    expect(result.isError).toBe(true);
+    expect(data).toMatchObject({ status: 'refused', reason: 'recipient_not_allowed' });
+    expect(String(data.message)).toContain('"*.example.com", "@bob"');
+    expect(JSON.stringify(data)).not.toContain('gateway_requests_total');
+    expect(resource.requests).toHaveLength(0);
+    expect(api.requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('does not let "*" reach a loopback host with any method: the owner must name it', async () => {
+    withRecipients(['*']);
+
+    const { result, data } = await call({ url: `${resource.url}/admin/keys`, method: 'DELETE' });
+
+    expect(result.isError).toBe(true);
+    expect(data).toMatchObject({ status: 'refused', reason: 'recipient_not_allowed' });
+    expect(String(data.message)).toMatch(/loopback/);
+    expect(resource.requests).toHaveLength(0);
+  });
+
+  it('takes plain http only from a loopback host', async () => {
+    withRecipients(['*.example.com']);
+
+    const { result, data } = await call({ url: 'http://api.example.com/weather' });
+
+    expect(result.isError).toBe(true);
+    expect(data).toMatchObject({ status: 'error', reason: 'https_required' });
+    expect(String(data.message)).toContain('https://api.example.com/weather');
+  });
+
+  it('sends nothing when the policy cannot be read', async () => {
+    api.respond('GET', '/v1/accounts/me/spend-policy', 401, {
+      error: { code: 'unauthorized', message: 'Invalid API key', request_id: 'req_1' },
+    });
+
+    const { result, data } = await call({ url: `${resource.url}/weather` });
+
+    expect(result.isError).toBe(true);
+    expect(data).toMatchObject({ status: 'error', reason: 'unauthorized' });
+    expect(resource.requests).toHaveLength(0);
+  });
+
   it('says a resource it cannot reach is unreachable, with the cause, not an unexpected failure', async () => {
     const closed = await FakeApi.start();
     await closed.close();

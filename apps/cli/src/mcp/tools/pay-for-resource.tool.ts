@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type AgentSession } from '../agent-session';
 import { explainRefusal, refusedQuoteAsset } from '../refusals.domain';
+import { checkResourceUrl, type ResourceCheck } from '../resource-url.domain';
 import { describeFailure, resourceFetchFailure, structured } from '../tool-results';
 
 /** What a model sees of the resource's body: enough to use, bounded so one answer cannot flood it. */
@@ -38,7 +39,7 @@ const Output = {
   status: z
     .enum(['ok', 'not_paid', 'pending_approval', 'refused', 'error'])
     .describe(
-      'ok: the resource answered (after paying if it asked). not_paid: it answered without asking for payment. pending_approval: the payment waits for the owner, nothing paid. refused: the spend policy forbids it. error: not done (payment_not_accepted: a payment was signed but the resource did not take it).',
+      'ok: the resource answered (after paying if it asked). not_paid: it answered without asking for payment. pending_approval: the payment waits for the owner, nothing paid. refused: the spend policy forbids it (recipient_not_allowed: the host is not allowed, nothing was sent). error: not done (payment_not_accepted: a payment was signed but the resource did not take it; https_required: nothing was sent; resource_unreachable).',
     ),
   message: z.string(),
   url: z.string(),
@@ -60,7 +61,7 @@ const Output = {
 
 const DESCRIPTION = [
   "Fetch a URL, paying for it with x402 if it answers 402 Payment Required, from this agent's wallet and within its spend policy.",
-  'The resource host must be allowed by the policy (get_policy shows allowed recipients). An x402 payment is a public transfer: its amount is visible on the chain.',
+  'The URL\'s host must be allowed by the policy\'s allowed recipients (get_policy shows them), checked before any request is sent: a domain or *.domain pattern, or "*" (which does not reach loopback or private addresses: those must be named). https only; plain http only to a loopback host. An x402 payment is a public transfer: its amount is visible on the chain.',
   '- "ok": the resource answered (response_body); if it was paid, amount and payment_id say what was paid;',
   '- "pending_approval": the price is above the owner\'s approval threshold; nothing was paid. Once approved (get_payment_status), call again with approved_transaction_id;',
   '- "refused": the policy forbids it (reason); "error": not done (message says why, e.g. quote_expired: just call again).',
@@ -91,6 +92,12 @@ export function registerPayForResourceTool(server: McpServer, session: AgentSess
       };
       try {
         await session.requireAgent();
+        // Before any request: the URL is the model's to choose, and a prompt could aim it inward.
+        // A policy without the field (the API always sends it) allows nothing, rather than anything.
+        const allowed = checkResourceUrl(new URL(url), (await session.policy()).allowed_recipients ?? []);
+        if (!allowed.ok) {
+          return notSent(allowed, base);
+        }
         const { response, payment } = await x402FetchWithPayment(session.client, url, init, {
           idempotencyKey,
           ...(approved_transaction_id === undefined
@@ -114,6 +121,21 @@ export function registerPayForResourceTool(server: McpServer, session: AgentSess
         return failed(error, base, session);
       }
     },
+  );
+}
+
+function notSent(
+  check: Exclude<ResourceCheck, { ok: true }>,
+  base: { url: string; idempotency_key: string },
+) {
+  return structured(
+    {
+      ...base,
+      status: check.reason === 'recipient_not_allowed' ? 'refused' : 'error',
+      reason: check.reason,
+      message: `Not sent: ${check.why}. No request went to the resource and nothing was paid.`,
+    },
+    { isError: true },
   );
 }
 
