@@ -6,6 +6,8 @@
  * - `*.example.com`    any subdomain at any depth, not the apex;
  * - an on-chain address (base58, 32–44 characters) exactly.
  * Handles and domains match case-insensitively; an address is case-sensitive, as base58 is.
+ * apps/cli/src/mcp/resource-url.domain.ts repeats the domain rules (the CLI may not import an app):
+ * change both together.
  */
 
 const HANDLE = /^@[a-z0-9_]{3,30}(\/[a-z0-9_-]{1,32})?$/i;
