@@ -42,7 +42,13 @@ export interface ConfidentialTransferReading {
   readonly source: LedgerAccountView;
 }
 
-export type StandardTransferRequest = Omit<ConfidentialTransferRequest, 'reading'>;
+export type StandardTransferRequest = Omit<ConfidentialTransferRequest, 'reading'> & {
+  /**
+   * Public base units promised to signed payments not yet settled (an agent's x402 float): the
+   * transfer pays from the rest of the public balance only, and withdraws what that lacks.
+   */
+  committed?: bigint;
+};
 
 export interface LedgerSubmission {
   /** Signature of the transaction that moved the funds (the last one of the plan). */

@@ -9,6 +9,8 @@ import { KeyTotals } from '../key-totals/key-totals';
 import { AgentGate } from './agent-gate';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
+import { spendablePublic } from '../x402/x402-payment.domain';
+import { X402PaymentRepository } from '../x402/x402-payment.repository';
 import { type TransferRecord, toTransferEvent } from './transfer.domain';
 import { classifyLedgerFailure, publicAmountOf } from './transfer-rules.domain';
 import { TransferRepository } from './transfer.repository';
@@ -23,6 +25,13 @@ const countsTowardKeyTotal = (transfer: TransferRecord): boolean =>
   transfer.status === 'confirmed' && transfer.apiKeyId !== null && transfer.asset === 'USDC';
 
 export type SettleResult = { kind: 'settled'; transfer: TransferRecord } | { kind: 'insufficient_balance' };
+
+/** What a funded transfer settles from: its reading, and the public funds it must leave in place. */
+interface Funding {
+  reading: ConfidentialTransferReading;
+  /** Public base units an agent's signed, unsettled x402 payments were promised. */
+  promised: bigint;
+}
 
 /**
  * Moves the money of one transfer. Runs under the sender's lock, so the balance check, the proof and
@@ -41,6 +50,7 @@ export class Settlement {
     private readonly unitOfWork: UnitOfWork,
     private readonly keyTotals: KeyTotals,
     private readonly agentGate: AgentGate,
+    private readonly x402Payments: X402PaymentRepository,
   ) {}
 
   /**
@@ -57,8 +67,8 @@ export class Settlement {
     const ledger = await this.ledgers.of(environment);
     return this.locks.run(accountLockKey(sender.account_id, environment, asset), async () => {
       const timer = transferSettlement.startTimer({ asset });
-      const reading = await this.fundedReading(ledger, draft, amount, confirmation);
-      if (reading === null) {
+      const funding = await this.fundedReading(ledger, draft, amount, confirmation);
+      if (funding === null) {
         timer({ outcome: 'insufficient_balance' });
         return { kind: 'insufficient_balance' };
       }
@@ -75,7 +85,7 @@ export class Settlement {
       const transfer = await inSpan(
         'ledger.settle',
         { attributes: { 'cts.asset': asset, 'cts.confidential': draft.confidential } },
-        () => this.submit(ledger, draft, amount, context, reading, recorded),
+        () => this.submit(ledger, draft, amount, context, funding, recorded),
       );
       timer({ outcome: transfer.status });
       return { kind: 'settled', transfer };
@@ -200,7 +210,7 @@ export class Settlement {
     draft: TransferRecord,
     amount: bigint,
     context: MessageContext,
-    reading: ConfidentialTransferReading,
+    { reading, promised }: Funding,
     recorded: Promise<unknown>,
   ): Promise<TransferRecord> {
     let signed: Signature | null = null;
@@ -223,7 +233,7 @@ export class Settlement {
           return (
             draft.confidential
               ? ledger.transferConfidential({ ...request, reading })
-              : ledger.transferStandard(request)
+              : ledger.transferStandard({ ...request, committed: promised })
           ).then((s) => s.signature);
         },
       );
@@ -257,22 +267,34 @@ export class Settlement {
    * applied: applied here, lazily, when the available balance alone is not enough. The reading of a
    * confidential transfer also holds what its proof needs, so the transfer reads nothing again. Null
    * when the balance is not enough.
+   *
+   * Warning: an agent's public balance is the float its signed x402 payments draw on. What payments
+   * signed and not settled yet were promised is not this transfer's to spend: it is read here, under
+   * the lock the x402 signer takes, and the ledger is told to leave it in place.
    */
   private async fundedReading(
     ledger: LedgerPort,
     draft: TransferRecord,
     amount: bigint,
     confirmation: PartiesConfirmation,
-  ): Promise<ConfidentialTransferReading | null> {
+  ): Promise<Funding | null> {
     const { account_id } = draft.sender;
+    // What standard transfers paid in joins the available balance, except an agent's.
+    const depositPublic = draft.sender.owner === null;
+    const promised =
+      draft.confidential || depositPublic
+        ? 0n
+        : await this.x402Payments.promisedPublic(account_id, draft.environment, draft.asset);
     const sender = address(draft.sender.address);
     const read = (): Promise<ConfidentialTransferReading> =>
       draft.confidential
         ? ledger.readForConfidentialTransfer(sender, address(draft.recipient.address), draft.asset)
         : ledger.readAccount(sender, draft.asset).then((source) => ({ source }));
-    // A standard transfer pays from the public balance first, then withdraws the rest.
+    // A standard transfer pays from the (unpromised) public balance first, then withdraws the rest.
     const fromConfidential = ({ source }: ConfidentialTransferReading) =>
-      draft.confidential || !source.exists ? amount : amount - min(amount, source.publicAmount);
+      draft.confidential || !source.exists
+        ? amount
+        : amount - min(amount, spendablePublic(source.publicAmount, promised));
     const suffices = async (reading: ConfidentialTransferReading) =>
       reading.source.confidentialReady &&
       (await this.custody.canSend(
@@ -281,12 +303,9 @@ export class Settlement {
         fromConfidential(reading),
         reading.source.decryptableAvailableBalance,
       ));
-    // What standard transfers paid in joins the available balance, except an agent's: its public
-    // balance is what its signed x402 payments draw on.
-    const depositPublic = draft.sender.owner === null;
     let reading = await read();
     if (await suffices(reading)) {
-      return reading;
+      return { reading, promised };
     }
     const { source } = reading;
     if (
@@ -301,6 +320,6 @@ export class Settlement {
       ledger.applyPendingBalance(keys, draft.asset, { depositPublic }),
     );
     reading = await read();
-    return (await suffices(reading)) ? reading : null;
+    return (await suffices(reading)) ? { reading, promised } : null;
   }
 }

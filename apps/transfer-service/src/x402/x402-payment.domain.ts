@@ -31,6 +31,20 @@ export interface X402PaymentRecord {
   settledAt: Date | null;
 }
 
+/**
+ * A Solana blockhash lives ~150 slots (about a minute): a payment signed longer ago can no longer land,
+ * so it promises nothing of the public balance any more.
+ */
+export const UNSETTLED_WINDOW_MS = 3 * 60_000;
+
+/**
+ * What of an agent's public balance is its own to spend: what payments signed and not settled yet
+ * (which may still land and take it) have not promised. Never below zero: a payment that landed
+ * unreported is counted as promised though it already left (docs/decisions.md, x402).
+ */
+export const spendablePublic = (publicAmount: bigint, promised: bigint): bigint =>
+  publicAmount > promised ? publicAmount - promised : 0n;
+
 const DECIMALS: Record<AssetCode, number> = { USDC: 6, SOL: 9 };
 
 export const decimalAmountOf = (payment: Pick<X402PaymentRecord, 'asset' | 'amountBaseUnits'>): string =>

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type AssetCode, type Environment } from '@cts/contracts';
 import { DataSource, type EntityManager, MoreThan } from 'typeorm';
-import { type X402PaymentRecord } from './x402-payment.domain';
+import { UNSETTLED_WINDOW_MS, type X402PaymentRecord } from './x402-payment.domain';
 import { X402PaymentEntity } from './x402-payment.entity';
 
 const toRecord = (row: X402PaymentEntity): X402PaymentRecord => ({
@@ -93,6 +93,15 @@ export class X402PaymentRepository {
       .where("id = :id AND status = 'signing'", { id })
       .execute();
     return result.affected === 1;
+  }
+
+  /**
+   * Base units of the public balance promised to payments that may still land: signed within
+   * `UNSETTLED_WINDOW_MS` and not settled. Read under the account's settlement lock to hold: the x402
+   * signer and a standard transfer both count it (neither may spend what the other promised).
+   */
+  promisedPublic(accountId: string, environment: Environment, asset: AssetCode): Promise<bigint> {
+    return this.committedSince(accountId, environment, asset, new Date(Date.now() - UNSETTLED_WINDOW_MS));
   }
 
   /** Base units of `asset` promised by payments signed since `since` and not settled yet. */

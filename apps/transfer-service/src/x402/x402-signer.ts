@@ -9,9 +9,6 @@ import { type X402PaymentRecord } from './x402-payment.domain';
 import { X402PaymentRepository } from './x402-payment.repository';
 import { type ParsedQuote } from './x402-quote.domain';
 
-/** A Solana blockhash lives ~150 slots (about a minute): a payment signed longer ago can no longer land. */
-const UNSETTLED_WINDOW_MS = 3 * 60_000;
-
 /**
  * Signs an x402 payment under the payer's settlement lock (the one transfers take): the public balance
  * is topped up from the confidential balance by exactly what it lacks — counting what payments signed
@@ -38,11 +35,10 @@ export class X402Signer {
     const ledger = await this.ledgers.of(environment);
     const asset = chosen.asset.code;
     return this.locks.run(accountLockKey(payer.account_id, environment, asset), async () => {
-      const committed = await this.payments.committedSince(
+      const committed = await this.payments.promisedPublic(
         payer.account_id,
         environment,
         asset as X402PaymentRecord['asset'],
-        new Date(Date.now() - UNSETTLED_WINDOW_MS),
       );
       const view = await ledger.readAccount(address(payer.address), asset);
       const lacking = chosen.amount + committed - (view.exists ? view.publicAmount : 0n);

@@ -33,3 +33,9 @@ export async function missingMints(
 /** What the public balance lacks of `needed` (0 when it covers it). */
 export const lackingPublicAmount = (publicAmount: bigint, needed: bigint): bigint =>
   publicAmount >= needed ? 0n : needed - publicAmount;
+
+/** What of the public balance a payment of `amount` may use: all but `committed`, at most `amount`. */
+export const usablePublicAmount = (publicAmount: bigint, committed: bigint, amount: bigint): bigint => {
+  const free = publicAmount > committed ? publicAmount - committed : 0n;
+  return free < amount ? free : amount;
+};

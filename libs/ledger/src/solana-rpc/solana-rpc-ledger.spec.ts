@@ -163,6 +163,24 @@ describe('SolanaRpcLedger on the local runtime', () => {
     });
   });
 
+  it('pays a standard transfer from the public balance but its committed part, withdrawing the rest', async () => {
+    const dave = generateAccountKeyMaterial();
+    const daveOwner = await ledger.openAccounts(dave);
+    await ledger.fundTestAccount(dave, 'USDC', 5n * USDC);
+    await ledger.transferStandard({ from: alice, toOwner: daveOwner, asset: 'USDC', amount: 3n * USDC });
+
+    await ledger.transferStandard({
+      from: dave,
+      toOwner: bobOwner,
+      asset: 'USDC',
+      amount: 2n * USDC,
+      committed: 2n * USDC,
+    });
+
+    expect((await read(daveOwner)).publicAmount).toBe(2n * USDC);
+    expect(await available(dave, daveOwner)).toBe(4n * USDC);
+  });
+
   it('moves SOL with 9 decimals', async () => {
     const amount = 123_456_789n;
     await ledger.fundTestAccount(alice, 'SOL', 2_500_000_000n);

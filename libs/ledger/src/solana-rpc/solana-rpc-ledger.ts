@@ -23,7 +23,7 @@ import { type BuildJob, type RentSchedule, type SigningContext } from '../transa
 import { buildExactPayment } from '../transactions/exact-payment.builder';
 import { assertNoCreditRace, associatedTokenAddress, readConfidentialToken } from './account-reader';
 import { readAccountView } from './account-view';
-import { lackingPublicAmount, missingMints } from './missing-mints';
+import { lackingPublicAmount, missingMints, usablePublicAmount } from './missing-mints';
 import { assertConfidentialAmount, assertStandardAmount, fundingAuthority } from './ledger-guards';
 import { probeConfidentialTransfers } from './cluster-probe';
 import { KeyedMutex } from './keyed-mutex';
@@ -179,7 +179,7 @@ export class SolanaRpcLedger implements LedgerPort {
     });
   }
 
-  async transferStandard(request: StandardTransferRequest): Promise<LedgerSubmission> {
+  async transferStandard({ committed = 0n, ...request }: StandardTransferRequest): Promise<LedgerSubmission> {
     assertStandardAmount(request.amount);
     const asset = this.asset(request.asset);
     const source = await associatedTokenAddress(await ownerAddressOf(request.from), asset.mint);
@@ -187,8 +187,9 @@ export class SolanaRpcLedger implements LedgerPort {
     return this.accountLocks.run(source, async () => ({
       signature: await this.execute(async () => {
         const sourceState = await this.readConfidentialToken(source, 'source');
-        // Funds already public (an earlier attempt withdrew, then crashed) are used before withdrawing more.
-        const alreadyPublic = sourceState.amount < request.amount ? sourceState.amount : request.amount;
+        // Funds already public (paid in, or an earlier attempt withdrew, then crashed) are used before
+        // withdrawing more, except what signed payments still to land were promised.
+        const alreadyPublic = usablePublicAmount(sourceState.amount, committed, request.amount);
         return {
           kind: 'withdraw-and-pay',
           context: await this.signingContext(),
