@@ -1,6 +1,15 @@
 import { loadConfig } from '@cts/platform';
 import { dispatcherSettings } from './dispatcher.settings';
 
+describe('WEBHOOK_TIMEOUT_MS', () => {
+  it('defaults below COMMAND_TIMEOUT_MS: a DELETE waiting for an attempt in flight still answers in time', () => {
+    const config = loadConfig({});
+
+    expect(dispatcherSettings(config).timeoutMs).toBe(10_000);
+    expect(config.COMMAND_TIMEOUT_MS - dispatcherSettings(config).timeoutMs).toBeGreaterThanOrEqual(5_000);
+  });
+});
+
 describe('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', () => {
   it('defaults to 2 attempts in flight per endpoint', () => {
     expect(dispatcherSettings(loadConfig({})).maxInFlightPerEndpoint).toBe(2);

@@ -125,6 +125,33 @@ describe('webhook retries, deletion and the HTTP rules (schedule 1s,2s,4s)', () 
     expect(harness.receiver.received(path)).toHaveLength(1);
   }, 15_000);
 
+  it('lets a delete through while a backlog to a hanging endpoint times out and retries', async () => {
+    const { accountId, path } = harness.unique('backlog');
+    const webhook = await harness.subscribe(accountId, path);
+    // Every attempt times out (2 s here), unevenly, and is retried: attempts of the backlog overlap.
+    harness.receiver.on(path, (_request, index) => ({ status: 200, delayMs: index % 2 === 0 ? 2_500 : 3_500 }));
+
+    for (let i = 0; i < 6; i += 1) {
+      send(accountId, '@backlog');
+    }
+    await eventually(() => expect(harness.receiver.received(path).length).toBeGreaterThanOrEqual(1));
+    const startedAt = Date.now();
+    const deleted = await harness.commands.send(
+      DeleteWebhook,
+      { account_id: accountId, environment: 'test', webhook_id: webhook.webhook_id },
+      testContext,
+    );
+    const waited = Date.now() - startedAt;
+    const receivedWhenDeleted = harness.receiver.received(path).length;
+    await sleep(2_000);
+
+    expect(deleted.ok).toBe(true);
+    // Only the attempts in flight when the delete came (2 per endpoint) were waited for.
+    expect(waited).toBeLessThan(3_000);
+    expect(receivedWhenDeleted).toBeLessThanOrEqual(2);
+    expect(harness.receiver.received(path)).toHaveLength(receivedWhenDeleted);
+  }, 30_000);
+
   it('treats a redirect as a failure without following it, and keeps 1 KB of a response body', async () => {
     const redirect = harness.unique('redirect');
     const verbose = harness.unique('verbose');

@@ -46,7 +46,8 @@ export const AppConfigSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MIGRATE_ON_START: flag,
   WEBHOOK_RETRY_SCHEDULE: z.string().default('10s,1m,5m,30m,1h,2h,4h,8h'),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
+  /** Below COMMAND_TIMEOUT_MS: a webhook DELETE or PATCH waits for the attempts in flight, and must answer in time. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
   /** Attempts in flight per endpoint (URL origin) per dispatcher replica. */
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().default(2),
