@@ -75,12 +75,18 @@ export class DeliveryHandlers {
     if (!stored || !payload) {
       return fail('event_not_found', 'No such event for this webhook (events are kept 30 days)');
     }
-    const [delivery] = await this.unitOfWork.run((tx) =>
-      this.deliveries.insert([newDelivery(subscription, stored, payload, now)], tx.manager),
-    );
+    // Read again under a share lock: an enable committing meanwhile resumes this delivery too.
+    const [delivery] = await this.unitOfWork.run(async (tx) => {
+      const current = await this.subscriptions.findActive(account_id, environment, webhook_id, tx.manager, {
+        forShare: true,
+      });
+      if (!current) {
+        return [];
+      }
+      const waiting = current.disabledAt !== null;
+      return this.deliveries.insert([{ ...newDelivery(current, stored, payload, now), waiting }], tx.manager);
+    });
     this.scheduler.kick();
-    return delivery
-      ? ok(toDeliveryResource(delivery, []))
-      : fail('internal_error', 'The delivery was not created');
+    return delivery ? ok(toDeliveryResource(delivery, [])) : fail('webhook_not_found', 'No such webhook');
   }
 }

@@ -15,6 +15,8 @@ export interface NewDelivery {
   eventType: string;
   body: string;
   createdAt: Date;
+  /** For a disabled subscription: waits, off the due index, until it is enabled (see `pause`). */
+  waiting?: boolean;
 }
 
 /** A `deliveries` row as the attempt reads it, with its subscription's URL and sealed secret. */
@@ -134,20 +136,20 @@ export interface AttemptRecord {
 
 @Injectable()
 export class DeliveryRepository {
-  /** New deliveries are due at once. */
+  /** New deliveries are due at once, unless `waiting`. */
   async insert(deliveries: NewDelivery[], manager: EntityManager): Promise<DeliveryState[]> {
     if (deliveries.length === 0) {
       return [];
     }
-    const rows = deliveries.map((d) =>
+    const rows = deliveries.map(({ waiting, ...d }) =>
       manager.create(DeliveryEntity, {
         ...d,
-        status: 'pending',
+        status: waiting ? 'waiting' : 'pending',
         attemptCount: 0,
         firstAttemptAt: null,
         lastAttemptAt: null,
         lastStatusCode: null,
-        nextAttemptAt: d.createdAt,
+        nextAttemptAt: waiting ? null : d.createdAt,
         failureReason: null,
       }),
     );

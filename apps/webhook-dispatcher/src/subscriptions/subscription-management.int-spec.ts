@@ -3,6 +3,7 @@ import {
   GetEvent,
   GetWebhook,
   ListEvents,
+  ReplayWebhookEvent,
   RotateWebhookSecret,
   SendTestWebhook,
   TransferConfirmed,
@@ -137,6 +138,39 @@ describe('managing a webhook subscription: read, update, disable, rotate, test, 
       value: { disabled: false, disabled_reason: null, disabled_at: null },
     });
     await eventually(() => expect(harness.receiver.received(path)).toHaveLength(1), 10_000);
+  }, 30_000);
+
+  it('keeps a replay to a disabled endpoint waiting like its other deliveries, sent once enabled', async () => {
+    const { accountId, path } = harness.unique('replay-paused');
+    const hook = await harness.subscribe(accountId, path);
+    await harness.commands.send(
+      UpdateWebhook,
+      { ...scope(accountId, hook.webhook_id), disabled: true },
+      testContext,
+    );
+    send(accountId, '@replay-paused');
+    await eventually(async () => expect(await harness.deliveries(accountId, hook.webhook_id)).toHaveLength(1));
+    const [original] = await harness.deliveries(accountId, hook.webhook_id);
+
+    const replayed = await harness.commands.send(
+      ReplayWebhookEvent,
+      { ...scope(accountId, hook.webhook_id), event_id: original?.event_id ?? '' },
+      testContext,
+    );
+
+    expect(replayed).toMatchObject({ ok: true, value: { status: 'pending', next_attempt_at: null } });
+    expect(await harness.deliveries(accountId, hook.webhook_id)).toMatchObject([
+      { next_attempt_at: null },
+      { next_attempt_at: null },
+    ]);
+    await sleep(1000);
+    expect(harness.receiver.received(path)).toHaveLength(0);
+    await harness.commands.send(
+      UpdateWebhook,
+      { ...scope(accountId, hook.webhook_id), disabled: false },
+      testContext,
+    );
+    await eventually(() => expect(harness.receiver.received(path)).toHaveLength(2), 10_000);
   }, 30_000);
 
   it('signs with the new and the previous secret for 24 hours after a rotation; X-Service-Signature with the new', async () => {

@@ -57,12 +57,11 @@ export class SubscriptionRepository {
     environment: Environment,
     id: string,
     manager: EntityManager = this.dataSource.manager,
+    options: { forShare?: boolean } = {},
   ): Promise<SubscriptionState | null> {
-    const row = await manager.findOneBy(SubscriptionEntity, {
-      id,
-      accountId,
-      environment,
-      deletedAt: IsNull(),
+    const row = await manager.findOne(SubscriptionEntity, {
+      where: { id, accountId, environment, deletedAt: IsNull() },
+      ...(options.forShare ? { lock: { mode: 'pessimistic_read' as const } } : {}),
     });
     return row ? toState(row) : null;
   }
