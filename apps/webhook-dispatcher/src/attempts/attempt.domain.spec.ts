@@ -1,4 +1,4 @@
-import { afterAttempt, isSuccess, truncateResponseBody } from './attempt.domain';
+import { afterAttempt, isSuccess, truncateResponseBody, withoutRetry } from './attempt.domain';
 import { type RetryPolicy } from './retry-policy.domain';
 
 const policy: RetryPolicy = { delaysMs: [1000, 2000, 4000], windowMs: 24 * 3600 * 1000, jitterRatio: 0.1 };
@@ -130,5 +130,24 @@ describe('truncateResponseBody', () => {
   it('keeps at most 1 KB, as text Postgres accepts', () => {
     expect(truncateResponseBody(Buffer.from('a'.repeat(4000)))).toHaveLength(1024);
     expect(truncateResponseBody(Buffer.from('ok\u0000!'))).toBe('ok!');
+  });
+});
+
+describe('withoutRetry (a test sent to a disabled endpoint)', () => {
+  it('makes a retry due later a final failure and leaves an ended delivery as it is', () => {
+    const first = { attemptCount: 0, firstAttemptAt: null };
+    const failed = afterAttempt(first, { statusCode: 500 }, at, policy, noJitter);
+    const succeeded = afterAttempt(first, { statusCode: 204 }, at, policy, noJitter);
+    const gone = afterAttempt(first, { statusCode: 410 }, at, policy, noJitter);
+
+    expect(failed.status).toBe('pending');
+    expect(withoutRetry(failed)).toEqual({
+      ...failed,
+      status: 'failed',
+      nextAttemptAt: null,
+      failureReason: 'retries_exhausted',
+    });
+    expect(withoutRetry(succeeded)).toEqual(succeeded);
+    expect(withoutRetry(gone)).toEqual(gone);
   });
 });

@@ -84,6 +84,16 @@ export function afterAttempt(
     : done('failed', 'retries_exhausted');
 }
 
+/**
+ * A `webhook.test` sent to a disabled endpoint checks it once, on request: a failure is final, not
+ * retried for 24 h against an endpoint its owner turned off. Other deliveries keep their schedule.
+ */
+export function withoutRetry(result: AttemptResult): AttemptResult {
+  return result.status === 'pending'
+    ? { ...result, status: 'failed', nextAttemptAt: null, failureReason: 'retries_exhausted' }
+    : result;
+}
+
 /** A response body as stored: at most the limit in bytes, valid text for Postgres (no NUL). */
 export function truncateResponseBody(bytes: Uint8Array): string {
   return Buffer.from(bytes.subarray(0, RESPONSE_BODY_LIMIT_BYTES)).toString('utf8').replaceAll('\u0000', '');

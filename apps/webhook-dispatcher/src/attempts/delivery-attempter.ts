@@ -6,7 +6,7 @@ import { deliveryHeaders } from '../signing/webhook-signature.domain';
 import { EndpointHealth } from '../subscriptions/endpoint-health';
 import { signingSecrets } from '../subscriptions/endpoint-health.domain';
 import { SecretBox } from '../subscriptions/secret-box';
-import { afterAttempt, type AttemptOutcome, isSuccess } from './attempt.domain';
+import { afterAttempt, type AttemptOutcome, isSuccess, withoutRetry } from './attempt.domain';
 import {
   type AttemptRecord,
   DeliveryRepository,
@@ -286,7 +286,9 @@ export class DeliveryAttempter {
         this.roomFreed(delivery.endpoint);
       }
     }
-    const result = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);
+    const scheduled = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);
+    const result =
+      delivery.eventType === 'webhook.test' && delivery.endpointDisabled ? withoutRetry(scheduled) : scheduled;
     batch.records.push({ delivery, attemptedAt, outcome, result });
     const counted: WebhookAttemptOutcome = isSuccess(outcome)
       ? 'succeeded'

@@ -42,6 +42,7 @@ interface LockedRow {
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   failing_since: Date | null;
+  endpoint_disabled: boolean;
 }
 
 /** A delivery locked for one attempt, with what sending needs. */
@@ -57,6 +58,8 @@ export interface LockedDelivery extends DeliveryState {
   previousSecret: { sealed: string; expiresAt: Date } | null;
   /** Since when every attempt to the subscription failed (its automatic disable's clock). */
   failingSince: Date | null;
+  /** The subscription is disabled (only a `webhook.test` delivery is attempted then). */
+  endpointDisabled: boolean;
 }
 
 export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
@@ -99,7 +102,7 @@ export const CLAIM_DUE = new PreparedStatement<LockedRow>(
    SELECT d.id, d.subscription_id, d.event_id, d.account_id, d.environment, d.event_type, d.body, d.status,
      d.attempt_count, d.first_attempt_at, d.last_attempt_at, d.last_status_code, d.next_attempt_at,
      d.failure_reason, d.created_at, s.url, s.secret_sealed, s.endpoint, s.previous_secret_sealed,
-     s.previous_secret_expires_at, s.failing_since
+     s.previous_secret_expires_at, s.failing_since, s.disabled_at IS NOT NULL AS endpoint_disabled
    FROM due
    JOIN "webhooks"."deliveries" d ON d.id = due.id
    JOIN "webhooks"."subscriptions" s ON s.id = d.subscription_id`,
@@ -199,6 +202,7 @@ export class DeliveryRepository {
           ? { sealed: row.previous_secret_sealed, expiresAt: row.previous_secret_expires_at }
           : null,
       failingSince: row.failing_since,
+      endpointDisabled: row.endpoint_disabled,
     }));
   }
 

@@ -260,6 +260,31 @@ describe('managing a webhook subscription: read, update, disable, rotate, test, 
     ).toMatchObject({ ok: false, error: { code: 'webhook_not_found' } });
   });
 
+  it('tries a test to a disabled endpoint once: a failure is not retried (an enabled one retries as usual)', async () => {
+    const { accountId, path } = harness.unique('test-once');
+    const hook = await harness.subscribe(accountId, path);
+    harness.receiver.on(path, () => ({ status: 500 }));
+    await harness.commands.send(
+      UpdateWebhook,
+      { ...scope(accountId, hook.webhook_id), disabled: true },
+      testContext,
+    );
+
+    await harness.commands.send(
+      SendTestWebhook,
+      { ...scope(accountId, hook.webhook_id), account_handle: '@test-once' },
+      testContext,
+    );
+
+    await eventually(async () =>
+      expect(await harness.deliveries(accountId, hook.webhook_id)).toMatchObject([
+        { status: 'failed', failure_reason: 'retries_exhausted', attempt_count: 1, next_attempt_at: null },
+      ]),
+    );
+    await sleep(2_500);
+    expect(harness.receiver.received(path)).toHaveLength(1);
+  }, 30_000);
+
   it('disables an endpoint whose every attempt failed for WEBHOOK_DISABLE_AFTER and tells the account', async () => {
     const { accountId, path } = harness.unique('failing');
     const failing = await harness.subscribe(accountId, path);
