@@ -6,6 +6,8 @@ export class CtsApiError extends Error {
   readonly requestId: string | undefined;
   readonly param: string | undefined;
   readonly reason: string | undefined;
+  /** The answer's `Retry-After` in milliseconds, when it had one (e.g. a 429 that asked to wait too long to retry). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(fields: {
     status: number;
@@ -14,6 +16,7 @@ export class CtsApiError extends Error {
     requestId?: string;
     param?: string;
     reason?: string;
+    retryAfterMs?: number;
   }) {
     super(fields.message);
     this.status = fields.status;
@@ -21,6 +24,7 @@ export class CtsApiError extends Error {
     this.requestId = fields.requestId;
     this.param = fields.param;
     this.reason = fields.reason;
+    this.retryAfterMs = fields.retryAfterMs;
   }
 }
 
@@ -48,6 +52,7 @@ export function apiErrorFromResponse(
   status: number,
   body: unknown,
   headerRequestId: string | null,
+  retryAfterMs?: number,
 ): CtsApiError {
   const error =
     body !== null &&
@@ -64,5 +69,6 @@ export function apiErrorFromResponse(
     requestId: stringField(error, 'request_id') ?? headerRequestId ?? undefined,
     param: stringField(error, 'param'),
     reason: stringField(error, 'reason'),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 }

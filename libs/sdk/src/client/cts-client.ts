@@ -1,4 +1,5 @@
 import { type ApiRequest, type ApiResponse, type FetchLike, HttpTransport } from './http-transport';
+import { DEFAULT_MAX_RETRY_AFTER_MS } from './retry-policy';
 import {
   type Account,
   type AgentAccount,
@@ -48,6 +49,11 @@ export interface CtsClientOptions {
   retryDelayMs?: number;
   /** Per attempt, body included, default 30 s. */
   timeoutMs?: number;
+  /**
+   * The longest `Retry-After` (429, 502-504) waited before retrying, default 60 s. A longer one is
+   * not waited for: the call throws that answer at once, its `retryAfterMs` set.
+   */
+  maxRetryAfterMs?: number;
 }
 
 export interface WriteOptions {
@@ -69,6 +75,7 @@ export class CtsClient {
       maxRetries: options.maxRetries ?? 3,
       retryDelayMs: options.retryDelayMs ?? 500,
       timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     });
   }
 

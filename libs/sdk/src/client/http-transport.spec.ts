@@ -99,6 +99,35 @@ describe('retries', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
+  it('throws the 429 at once when Retry-After asks for longer than maxRetryAfterMs (default 60 s)', async () => {
+    const tooLong = {
+      status: 429,
+      headers: { 'Retry-After': '3600' },
+      body: { error: { code: 'rate_limited', message: 'Later', request_id: 'req_2' } },
+    };
+    server.reply(tooLong, { status: 200, body: {} });
+    const started = Date.now();
+    const error = await rejection(clientWith().me());
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(CtsApiError);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfterMs: 3_600_000 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('honours a smaller maxRetryAfterMs, and an HTTP date as Retry-After', async () => {
+    const inTwoMinutes = new Date(Date.now() + 120_000).toUTCString();
+    server.reply(
+      { status: 503, headers: { 'Retry-After': '2' } },
+      { status: 503, headers: { 'Retry-After': inTwoMinutes } },
+    );
+    await expect(rejection(clientWith({ maxRetryAfterMs: 1000 }).me())).resolves.toMatchObject({
+      status: 503,
+      retryAfterMs: 2000,
+    });
+    await expect(rejection(clientWith().me())).resolves.toMatchObject({ status: 503 });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('throws CtsNetworkError when the connection keeps failing, without the key or the query', async () => {
     server.reply('destroy', 'destroy');
     const error = await rejection(

@@ -14,6 +14,7 @@ export interface TransportSettings {
   maxRetries: number;
   retryDelayMs: number;
   timeoutMs: number;
+  maxRetryAfterMs: number;
 }
 
 export interface ApiRequest {
@@ -99,11 +100,14 @@ export class HttpTransport {
           throw new CtsNetworkError(`${request.method} ${request.path} ${what}`, outcome);
         }
         await sleep(retryDelay(attempt, this.settings.retryDelayMs, undefined));
-      } else if (mayRetry && isRetryableStatus(outcome.status)) {
-        const retryAfter = parseRetryAfter(outcome.headers.get('retry-after'), Date.now());
-        await sleep(retryDelay(attempt, this.settings.retryDelayMs, retryAfter));
       } else {
-        return { ...settle<T>(outcome), idempotencyKey };
+        const retryAfter = parseRetryAfter(outcome.headers.get('retry-after'), Date.now());
+        // Never retry sooner than asked (that earns another 429), nor wait longer than the cap: throw.
+        const waitable = retryAfter === undefined || retryAfter <= this.settings.maxRetryAfterMs;
+        if (!(mayRetry && isRetryableStatus(outcome.status) && waitable)) {
+          return { ...settle<T>(outcome, retryAfter), idempotencyKey };
+        }
+        await sleep(retryDelay(attempt, this.settings.retryDelayMs, retryAfter));
       }
     }
   }
@@ -140,15 +144,14 @@ export class HttpTransport {
   }
 }
 
-function settle<T>(outcome: {
-  status: number;
-  headers: Headers;
-  text: string;
-}): Omit<ApiResponse<T>, 'idempotencyKey'> {
+function settle<T>(
+  outcome: { status: number; headers: Headers; text: string },
+  retryAfterMs: number | undefined,
+): Omit<ApiResponse<T>, 'idempotencyKey'> {
   const headerRequestId = outcome.headers.get('x-request-id');
   const body = parseJson(outcome.text);
   if (outcome.status < 200 || outcome.status > 299) {
-    throw apiErrorFromResponse(outcome.status, body, headerRequestId);
+    throw apiErrorFromResponse(outcome.status, body, headerRequestId, retryAfterMs);
   }
   if (body === undefined && outcome.text !== '') {
     throw new CtsApiError({

@@ -1,6 +1,12 @@
 /** Answers worth another attempt: rate limited, or a gateway/upstream that may recover. */
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
+/**
+ * The longest `Retry-After` a call waits for by default: the gateway's own rate limit asks for at
+ * most its one-minute window. A longer ask (maintenance, a proxy) is not waited out inside a call.
+ */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
