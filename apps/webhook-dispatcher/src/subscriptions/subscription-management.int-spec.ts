@@ -109,6 +109,42 @@ describe('managing a webhook subscription: read, update, disable, rotate, test, 
     expect((await get(accountId, hook.webhook_id)).url).toBe(harness.receiver.url(`${path}-new`));
   });
 
+  it('restarts the failure clock when the URL changes: the old endpoint’s failures do not disable the new one', async () => {
+    const { accountId, path } = harness.unique('moved');
+    const hook = await harness.subscribe(accountId, path);
+    const failingSince = async () => {
+      const [row] = await harness.dataSource.query<{ failing_since: Date | null }[]>(
+        `SELECT failing_since FROM "webhooks"."subscriptions" WHERE id = $1`,
+        [hook.webhook_id],
+      );
+      return row?.failing_since ?? null;
+    };
+    const since = new Date(Date.now() - 60_000);
+    await harness.dataSource.query(`UPDATE "webhooks"."subscriptions" SET failing_since = $2 WHERE id = $1`, [
+      hook.webhook_id,
+      since,
+    ]);
+
+    await harness.commands.send(
+      UpdateWebhook,
+      { ...scope(accountId, hook.webhook_id), events: ['transfer.failed'] },
+      testContext,
+    );
+    expect(await failingSince()).toEqual(since);
+    await harness.commands.send(
+      UpdateWebhook,
+      { ...scope(accountId, hook.webhook_id), url: harness.receiver.url(path) },
+      testContext,
+    );
+    expect(await failingSince()).toEqual(since);
+    await harness.commands.send(
+      UpdateWebhook,
+      { ...scope(accountId, hook.webhook_id), url: harness.receiver.url(`${path}-moved`) },
+      testContext,
+    );
+    expect(await failingSince()).toBeNull();
+  });
+
   it('sends nothing to a disabled endpoint; its deliveries wait and go out once it is enabled', async () => {
     const { accountId, path } = harness.unique('paused');
     const hook = await harness.subscribe(accountId, path);

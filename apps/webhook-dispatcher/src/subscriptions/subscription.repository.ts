@@ -108,7 +108,8 @@ export class SubscriptionRepository {
 
   /**
    * Applies a PATCH. Disabling by hand keeps an automatic disable's reason and time; enabling
-   * clears both and the failure clock. WARNING: this row update waits for attempts in flight, as
+   * clears both and the failure clock. A new URL restarts the failure clock too: the old
+   * endpoint's failures must not disable another one. WARNING: this row update waits for attempts in flight, as
    * DELETE does, so once it commits no attempt runs with the old URL or state.
    */
   async update(
@@ -128,7 +129,7 @@ export class SubscriptionRepository {
            WHEN $7 THEN COALESCE(disabled_at, $8) ELSE NULL END,
          disabled_reason = CASE WHEN $7::boolean IS NULL THEN disabled_reason
            WHEN $7 THEN COALESCE(disabled_reason, 'manual') ELSE NULL END,
-         failing_since = CASE WHEN $7::boolean IS FALSE THEN NULL ELSE failing_since END
+         failing_since = CASE WHEN $7::boolean IS FALSE OR $4::text <> url THEN NULL ELSE failing_since END
        WHERE id = $1 AND account_id = $2 AND environment = $3 AND deleted_at IS NULL
        RETURNING id, account_id AS "accountId", environment, url, events, created_at AS "createdAt",
          disabled_at AS "disabledAt", disabled_reason AS "disabledReason", failing_since AS "failingSince",
