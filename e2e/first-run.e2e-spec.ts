@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startOneProcessMode } from './support/one-process-mode';
@@ -35,6 +36,24 @@ describe('npm start on a first run: a problem it can name is one message saying 
     expect(run.stderr).toMatch(/^npm start: Invalid configuration: PORT: /m);
     expect(run.stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
+
+  it('names the setting whose port is taken, without a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    const { port } = taken.address() as { port: number };
+    const parent = privateDir();
+    chmodSync(parent, 0o755); // the embedded PostgreSQL's user must enter it when we run as root
+    try {
+      const run = await failedStart({ METRICS_PORT: String(port), CTS_DATA_DIR: join(parent, 'data') });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `npm start: METRICS_PORT=${port} is in use (another npm start?): set METRICS_PORT to a free port`,
+      );
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      taken.close();
+    }
+  }, 120_000);
 
   it('as root, refuses a data directory under a parent the database user cannot enter, with the ways out', async () => {
     const parent = privateDir();

@@ -48,7 +48,14 @@ Try:  npx cts accounts create @alice --type personal --kyc verified
 Stop: Ctrl-C
 `);
 } catch (error) {
-  console.error('failed to start:', error);
+  const busy =
+    error?.code === 'EADDRINUSE' &&
+    ['PORT', 'METRICS_PORT', 'HEALTH_PORT'].find((n) => config[n] === error.port);
+  if (busy)
+    console.error(
+      `npm start: ${busy}=${error.port} is in use (another npm start?): set ${busy} to a free port`,
+    );
+  else console.error('failed to start:', error);
   for (const app of running.reverse()) await app.close().catch(() => undefined);
   await runtime.stop();
   process.exit(1);
