@@ -4,6 +4,7 @@ import { CommandContext, DEFAULT_URL } from './command-context';
 import { registerDomainsCommands } from './domains/domains.command';
 import { CliError, EXIT_FAILURE } from './errors';
 import { registerFundCommand } from './fund/fund.command';
+import { fromSdkError } from './http/api-errors';
 import { type CliIo } from './io';
 import { registerKeysCommands } from './keys/keys.command';
 import { registerKycCommand } from './kyc/kyc.command';
@@ -24,6 +25,7 @@ Examples:
 
 Environment:
   CTS_URL        default for --url
+  CTS_API_KEY    API key of cts listen and cts mcp when --api-key is not given (kept out of ps)
   ADMIN_TOKEN    admin token when --token is not given
   CTS_DATA_DIR   where the gateway keeps admin-token (default ./.data)
   CTS_CONFIG_DIR where cts listen keeps its state (default ~/.config/cts)
@@ -75,9 +77,10 @@ function report(error: unknown, io: CliIo): number {
     // Commander has already written its usage message (or the help) through configureOutput.
     return error.exitCode;
   }
-  if (error instanceof CliError) {
-    io.stderr(`error: ${error.message}\n`);
-    return error.exitCode;
+  const known = error instanceof CliError ? error : fromSdkError(error);
+  if (known) {
+    io.stderr(`error: ${known.message}\n`);
+    return known.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr(`error: unexpected failure: ${message}\n`);

@@ -1,3 +1,4 @@
+import { CtsApiError, CtsNetworkError } from '@cts/sdk';
 import { z } from 'zod';
 import { CliError, errorCause, errorMessage, errorName, EXIT_FAILURE, EXIT_UNREACHABLE } from '../errors';
 
@@ -39,6 +40,21 @@ export class NetworkError extends CliError {
     );
     this.name = 'NetworkError';
   }
+}
+
+/** An error of the SDK (`cts listen`, `cts mcp`) as the CLI reports its own; `undefined` for others. */
+export function fromSdkError(error: unknown): CliError | undefined {
+  if (error instanceof CtsApiError) {
+    const { status, code, message, requestId, param } = error;
+    return new ApiError({ status, code, message, requestId, param });
+  }
+  if (error instanceof CtsNetworkError) {
+    return new CliError(
+      `${error.message} — is the gateway running? (set --url or CTS_URL)`,
+      EXIT_UNREACHABLE,
+    );
+  }
+  return undefined;
 }
 
 function describeApiError(details: ApiErrorDetails): string {
