@@ -121,6 +121,25 @@ describe('cts (program)', () => {
     expect(stdout).not.toMatch(/\bacc_/);
   });
 
+  it.each(['kyc --help', 'keys create --help', 'domains add --help'])(
+    'shows account ids as the service makes them in `cts %s` (acct_…)',
+    async (line) => {
+      const { stdout } = await runCli(line.split(' '));
+
+      expect(stdout).toMatch(/^ +account_id +the account, e\.g\. acct_…$/m);
+      expect(stdout).not.toMatch(/\bacc_/);
+    },
+  );
+
+  it.each([
+    ['accounts create --help', '--type'],
+    ['keys create --help', '--env'],
+  ])('says in `cts %s` that %s is required', async (line, option) => {
+    const { stdout } = await runCli(line.split(' '));
+
+    expect(stdout).toMatch(new RegExp(`^ +${option} <\\w+> +.*\\(required\\)`, 'm'));
+  });
+
   it('exits 1 on an unknown command', async () => {
     const result = await runCli(['frobnicate']);
 

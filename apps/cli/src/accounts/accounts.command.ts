@@ -15,7 +15,9 @@ export function registerAccountsCommands(program: Command, context: CommandConte
     .command('create')
     .description('create an account with a test and a live API key (secrets are shown once)')
     .argument('<handle>', 'the account handle, e.g. @alice')
-    .addOption(new Option('--type <type>', 'account type').choices(ACCOUNT_TYPES).makeOptionMandatory())
+    .addOption(
+      new Option('--type <type>', 'account type (required)').choices(ACCOUNT_TYPES).makeOptionMandatory(),
+    )
     .addOption(
       new Option('--kyc <status>', 'KYC status, e.g. verified (default: unverified, set by the API)'),
     )

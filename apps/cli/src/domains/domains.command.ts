@@ -9,7 +9,7 @@ export function registerDomainsCommands(program: Command, context: CommandContex
   domains
     .command('add')
     .description('record a verified domain for an account (business accounts)')
-    .argument('<account_id>', 'the account, e.g. acc_…')
+    .argument('<account_id>', 'the account, e.g. acct_…')
     .argument('<domain>', 'a DNS name, e.g. shop.example.com')
     .addOption(jsonOption())
     .action(async (accountId: string, domain: string, _options: unknown, command: Command) => {

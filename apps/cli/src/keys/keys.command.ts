@@ -15,9 +15,11 @@ export function registerKeysCommands(program: Command, context: CommandContext):
   keys
     .command('create')
     .description('create another API key for an account (the secret is shown once)')
-    .argument('<account_id>', 'the account, e.g. acc_…')
+    .argument('<account_id>', 'the account, e.g. acct_…')
     .addOption(
-      new Option('--env <environment>', 'key environment').choices(ENVIRONMENTS).makeOptionMandatory(),
+      new Option('--env <environment>', 'key environment (required)')
+        .choices(ENVIRONMENTS)
+        .makeOptionMandatory(),
     )
     .option('--name <name>', 'a label for the key', DEFAULT_KEY_NAME)
     .addOption(jsonOption())

@@ -5,7 +5,7 @@ export function registerKycCommand(program: Command, context: CommandContext): v
   program
     .command('kyc')
     .description("set an account's KYC status")
-    .argument('<account_id>', 'the account, e.g. acc_…')
+    .argument('<account_id>', 'the account, e.g. acct_…')
     .argument('<status>', 'KYC status, e.g. verified')
     .addOption(jsonOption())
     .action(async (accountId: string, status: string, _options: unknown, command: Command) => {
