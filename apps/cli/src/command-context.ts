@@ -16,6 +16,12 @@ type GlobalOptions = z.infer<typeof GlobalOptions>;
 
 type RequestWithoutAuth = Omit<ApiRequest, 'bearer'>;
 
+/** How the human form differs from the response (`--json` always prints the response as sent). */
+export interface HumanView {
+  readonly view?: unknown;
+  readonly notes?: readonly string[];
+}
+
 /** What every command needs: the program's I/O, API access with the global options, output. */
 export class CommandContext {
   constructor(readonly io: CliIo) {}
@@ -39,10 +45,17 @@ export class CommandContext {
     return this.globals(command).url;
   }
 
-  /** `--json` prints the response untouched; otherwise aligned text under a title. */
-  print(command: Command, title: string, response: unknown): void {
-    const output = this.globals(command).json === true ? renderJson(response) : renderHuman(title, response);
-    this.io.stdout(output);
+  /**
+   * `--json` prints the response untouched; otherwise aligned text under a title: `human.view` in
+   * place of the response when given, then `human.notes`.
+   */
+  print(command: Command, title: string, response: unknown, human: HumanView = {}): void {
+    if (this.globals(command).json === true) {
+      this.io.stdout(renderJson(response));
+      return;
+    }
+    const notes = (human.notes ?? []).map((note) => `note: ${note}\n`).join('');
+    this.io.stdout(`${renderHuman(title, 'view' in human ? human.view : response)}${notes}`);
   }
 
   private globals(command: Command): GlobalOptions {

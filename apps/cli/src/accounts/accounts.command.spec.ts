@@ -46,13 +46,33 @@ describe('cts accounts create', () => {
 
     expect(stderr).toBe('');
     expect(stdout).toContain('account @alice created\n');
-    expect(stdout).toContain('  account:\n    account_id: acc_01\n    handle:     @alice\n');
-    expect(stdout).toContain('    public_key: -\n');
+    expect(stdout).toContain('  account:\n    account_id:        acc_01\n    handle:            @alice\n');
+    expect(stdout).toContain('    public_key (live): -\n');
     expect(stdout).toContain('  decryption_key: dk_secret\n');
     expect(stdout).toContain('      secret:        svc_test_AbCdSecret\n');
     expect(stdout).toContain('note: decryption_key is shown once — store it now\n');
     expect(stdout).toContain('note: api_keys.test.secret is shown once — store it now\n');
     expect(stdout).toContain('note: api_keys.live.secret is shown once — store it now\n');
+  });
+
+  it('labels public_key as the live address (what the admin API returns) and says where the test one is', async () => {
+    const account = { ...CREATED_ACCOUNT.account, public_key: 'LiveAddr1111' };
+    api.respond('POST', '/admin/v1/accounts', 201, { ...CREATED_ACCOUNT, account });
+
+    const { stdout } = await create();
+
+    expect(stdout).toContain('    public_key (live): LiveAddr1111\n');
+    expect(stdout).not.toMatch(/^ +public_key: /m);
+    expect(stdout).toContain(
+      'note: account.public_key is the live address; GET /v1/accounts/me with the svc_test_ key shows the test one\n',
+    );
+  });
+
+  it('keeps public_key as the API names it with --json', async () => {
+    const { stdout } = await create('--json');
+
+    expect(stdout).toContain('"public_key": null');
+    expect(stdout).not.toContain('(live)');
   });
 
   it('prints the raw response with --json', async () => {
