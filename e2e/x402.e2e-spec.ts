@@ -193,7 +193,16 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
     const pending = await http(stack.baseUrl, 'GET', '/v1/agents/transactions/pending', {
       token: buyer.owner.token,
     });
-    expect(JSON.stringify(pending.body)).toContain(transaction.transaction_id);
+    // The owner sees who is paid and for which resource, not only the host the policy matched.
+    const x402 = { pay_to: payTo, resource: `${merchant.url}/report` };
+    const held402 = { transaction_id: transaction.transaction_id, to: '127.0.0.1', x402 };
+    expect(pending).toMatchObject({ status: 200, body: { pending: [expect.objectContaining(held402)] } });
+    const [item] = (pending.body as { pending: Record<string, unknown>[] }).pending;
+    expect(Object.keys(item).filter((key) => key.includes('amount'))).toEqual(['encrypted_amount']);
+    const read = await http(stack.baseUrl, 'GET', `/v1/agents/transactions/${transaction.transaction_id}`, {
+      token: buyer.owner.token,
+    });
+    expect(read).toMatchObject({ status: 200, body: { status: 'pending_approval', x402 } });
 
     const before = await publicBalance(payTo);
     const approved = await http(

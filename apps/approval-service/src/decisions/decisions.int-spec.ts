@@ -29,6 +29,7 @@ describe('approval-service approve and reject on a real PostgreSQL', () => {
         expires_at: held.expires_at,
         decided_at: expect.any(String),
         transfer_id: request.reservation_id,
+        x402: null,
       },
     });
     expect(harness.transferCalls(id)).toEqual([

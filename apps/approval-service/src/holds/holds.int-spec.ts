@@ -1,4 +1,9 @@
-import { createEnvelope, HoldAgentTransaction, ListPendingApprovals } from '@cts/contracts';
+import {
+  createEnvelope,
+  GetAgentTransaction,
+  HoldAgentTransaction,
+  ListPendingApprovals,
+} from '@cts/contracts';
 import { pendingSchemaChanges } from '@cts/persistence';
 import { eventually } from '@cts/testing';
 import { ApprovalHarness, codeOf, context } from '../testing/approval-harness';
@@ -52,6 +57,7 @@ describe('approval-service holds and the pending list on a real PostgreSQL', () 
             expires_at: '2030-01-02T03:49:05.678Z',
             decided_at: null,
             transfer_id: null,
+            x402: null,
           },
         }),
       ]),
@@ -65,6 +71,45 @@ describe('approval-service holds and the pending list on a real PostgreSQL', () 
       api_key_id: request.api_key_id,
       follow_up_at: null,
     });
+  });
+
+  it('shows the owner who a held x402 payment pays and for which resource: pending list, transaction and event', async () => {
+    const parties = harness.newOwner();
+    const x402 = {
+      pay_to: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+      resource: 'https://api.example.com/weather?city=Oslo',
+    };
+    const { id, request } = await harness.held(parties, {
+      to: 'api.example.com',
+      confidential: false,
+      reservation_id: 'x402_06hz0000000000000000000000',
+      x402,
+    });
+
+    const [item] = await harness.pending(parties.owner.account_id);
+    expect(item).toMatchObject({ transaction_id: id, to: 'api.example.com', x402 });
+    const view = await harness.bus.send(
+      GetAgentTransaction,
+      { caller_account_id: parties.owner.account_id, environment: 'test', transaction_id: id },
+      context,
+    );
+    expect(view).toMatchObject({
+      ok: true,
+      value: { transaction_id: id, status: 'pending_approval', x402 },
+    });
+    await eventually(() =>
+      expect(harness.main.published.find((e) => e.payload.transaction_id === id)?.payload).toMatchObject({
+        to: 'api.example.com',
+        x402,
+      }),
+    );
+    expect(await harness.row(id)).toMatchObject({
+      x402_pay_to: x402.pay_to,
+      x402_resource: x402.resource,
+      reservation_id: request.reservation_id,
+    });
+    // Never a plaintext amount next to the terms.
+    expect(Object.keys(item).filter((key) => key.includes('amount'))).toEqual(['encrypted_amount']);
   });
 
   it('gives a redelivered hold its first reply and creates nothing twice', async () => {
@@ -150,6 +195,7 @@ describe('approval-service holds and the pending list on a real PostgreSQL', () 
       requested_at: middle.held.requested_at,
       expires_at: middle.held.expires_at,
       encrypted_amount: middle.request.owner_encrypted_amount,
+      x402: null,
     });
     expect(await harness.pending(parties.owner.account_id, 'live')).toHaveLength(1);
     expect(await harness.pending(parties.agent.account_id)).toEqual([]);

@@ -23,6 +23,7 @@ const tx = (overrides: Partial<AgentTransaction> = {}): AgentTransaction => ({
   decidedAt: null,
   transferId: null,
   failureReason: null,
+  x402: null,
   ...overrides,
 });
 
@@ -67,6 +68,7 @@ describe('the view of a held transaction', () => {
       decided_at: null,
       transfer_id: null,
       encrypted_amount: 'b3duZXItY2lwaGVy',
+      x402: null,
     });
     const agent = toView(tx(), 'agent', now);
     expect(agent).not.toHaveProperty('encrypted_amount');

@@ -47,6 +47,7 @@ describe('approval-service: reading held agent transactions on a real PostgreSQL
         decided_at: null,
         transfer_id: null,
         encrypted_amount: request.owner_encrypted_amount,
+        x402: null,
       },
     });
     const forAgent = await get(agent.account_id, id);

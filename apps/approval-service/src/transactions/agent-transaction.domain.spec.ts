@@ -43,6 +43,7 @@ function transaction(overrides: Partial<AgentTransaction> = {}): AgentTransactio
     decidedAt: null,
     transferId: null,
     failureReason: null,
+    x402: null,
     ...overrides,
   };
 }
@@ -212,6 +213,7 @@ describe('views of a transaction: never an amount', () => {
       requested_at: '2026-03-10T12:00:00.000Z',
       expires_at: '2026-03-10T13:00:00.000Z',
       encrypted_amount: 'b3duZXItYWUtY2lwaGVydGV4dA==',
+      x402: null,
     });
   });
 
@@ -233,6 +235,7 @@ describe('views of a transaction: never an amount', () => {
       decided_at: '2026-03-10T12:30:00.000Z',
       transfer_id: null,
       failure_reason: 'insufficient_balance',
+      x402: null,
     });
     expect(toEventPayload(transaction({ state: 'approving', decidedAt: decided }))).toEqual({
       transaction_id: 'atx_1',
@@ -245,6 +248,7 @@ describe('views of a transaction: never an amount', () => {
       expires_at: '2026-03-10T13:00:00.000Z',
       decided_at: '2026-03-10T12:30:00.000Z',
       transfer_id: null,
+      x402: null,
     });
     for (const view of [toResource(tx), toEventPayload(tx), toHeld(tx)]) {
       for (const secret of secrets) {
@@ -281,6 +285,20 @@ describe('holds', () => {
       expiresAt: new Date('2026-03-10T12:30:00.000Z'),
       decidedAt: null,
     });
+  });
+
+  it('keeps an x402 payment’s payee and resource for its owner to see, and none for a transfer', () => {
+    const x402 = {
+      pay_to: 'PayeeAddress1111111111111111111111111111111',
+      resource: 'https://api.example.com/a?b=1',
+    };
+    const held = holdFrom({ ...request, to: 'api.example.com', x402 }, 'atx_x402');
+    expect(held.x402).toEqual(x402);
+    expect(toPendingItem(held)).toMatchObject({ to: 'api.example.com', x402 });
+    expect(toResource(held).x402).toEqual(x402);
+    expect(toEventPayload(held).x402).toEqual(x402);
+    expect(holdFrom(request, 'atx_transfer').x402).toBeNull();
+    expect(holdFrom({ ...request, x402: null }, 'atx_transfer').x402).toBeNull();
   });
 
   it('refuses an agent that is its own owner, and a reservation held for another agent or environment', () => {

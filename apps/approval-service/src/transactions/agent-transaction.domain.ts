@@ -6,6 +6,7 @@ import {
   type Environment,
   type ErrorCode,
   type HeldTransaction,
+  type HeldX402Payment,
   type HoldAgentTransaction,
   type PartyRef,
   type PendingApprovalItem,
@@ -63,6 +64,11 @@ export interface AgentTransaction {
   decidedAt: Date | null;
   transferId: string | null;
   failureReason: string | null;
+  /**
+   * An x402 payment's payee and resource, null for a transfer. WARNING: the owner approves what this
+   * shows; `to` is only the resource's host (what the policy matched), not who gets paid.
+   */
+  x402: HeldX402Payment | null;
 }
 
 export const expiresAtFor = (requestedAt: Date, windowMinutes: number): Date =>
@@ -156,6 +162,7 @@ export function toResource(tx: AgentTransaction): AgentTransactionResource {
     decided_at: iso(tx.decidedAt),
     transfer_id: tx.transferId,
     ...(tx.state === 'failed' ? { failure_reason: tx.failureReason ?? 'transfer_failed' } : {}),
+    x402: tx.x402,
   };
 }
 
@@ -180,6 +187,7 @@ export function toPendingItem(tx: AgentTransaction): PendingApprovalItem {
     requested_at: tx.requestedAt.toISOString(),
     expires_at: tx.expiresAt.toISOString(),
     encrypted_amount: tx.ownerEncryptedAmount,
+    x402: tx.x402,
   };
 }
 
@@ -197,6 +205,7 @@ export function toEventPayload(tx: AgentTransaction): AgentTransactionEventPaylo
     decided_at: iso(tx.decidedAt),
     transfer_id: tx.transferId,
     ...(tx.state === 'failed' ? { failure_reason: tx.failureReason ?? 'transfer_failed' } : {}),
+    x402: tx.x402,
   };
 }
 
@@ -222,6 +231,7 @@ export function holdFrom(request: RequestOf<typeof HoldAgentTransaction>, id: st
     decidedAt: null,
     transferId: null,
     failureReason: null,
+    x402: request.x402 ? { pay_to: request.x402.pay_to, resource: request.x402.resource } : null,
   };
 }
 

@@ -76,6 +76,13 @@ export class AgentTransactionEntity {
   @Column({ type: 'text', name: 'failure_reason', nullable: true })
   failureReason!: string | null;
 
+  /** An x402 payment's payee address (the quote's `payTo`) and resource URL; both null for a transfer. */
+  @Column({ type: 'text', name: 'x402_pay_to', nullable: true })
+  x402PayTo!: string | null;
+
+  @Column({ type: 'text', name: 'x402_resource', nullable: true })
+  x402Resource!: string | null;
+
   /**
    * Work left after a commit — sending the approval's CreateTransfer (`approving`) or freeing the
    * spend reservation (`rejected`, `expired`, `failed`) — is due at this time; null when none is left.

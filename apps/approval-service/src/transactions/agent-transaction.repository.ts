@@ -43,6 +43,10 @@ const toRecord = (row: AgentTransactionEntity): TransactionRecord => ({
   decidedAt: row.decidedAt,
   transferId: row.transferId,
   failureReason: row.failureReason,
+  x402:
+    row.x402PayTo === null || row.x402Resource === null
+      ? null
+      : { pay_to: row.x402PayTo, resource: row.x402Resource },
   followUpAt: row.followUpAt,
   followUpAttempts: row.followUpAttempts,
   reservationReleasedAt: row.reservationReleasedAt,
@@ -80,6 +84,8 @@ export class AgentTransactionRepository {
       decidedAt: tx.decidedAt,
       transferId: tx.transferId,
       failureReason: tx.failureReason,
+      x402PayTo: tx.x402?.pay_to ?? null,
+      x402Resource: tx.x402?.resource ?? null,
       followUpAt: null,
       followUpAttempts: 0,
       reservationReleasedAt: null,

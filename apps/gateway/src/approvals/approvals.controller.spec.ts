@@ -8,7 +8,8 @@ import {
   startTestGateway,
   type TestGateway,
 } from '../testing/test-gateway';
-import { FakeApprovalService } from './fake-approval-service';
+import { createOpenApiDocument } from '../openapi/openapi.export';
+import { FakeApprovalService, X402_HOLD } from './fake-approval-service';
 
 describe('/v1/agents/transactions', () => {
   let gateway: TestGateway;
@@ -42,12 +43,42 @@ describe('/v1/agents/transactions', () => {
           requested_at: '2030-01-01T00:00:00.000Z',
           expires_at: '2030-01-01T01:00:00.000Z',
           encrypted_amount: 'b3duZXItY2lwaGVydGV4dA==',
+          x402: null,
         },
+        { ...X402_HOLD, encrypted_amount: 'eDQwMi1jaXBoZXJ0ZXh0' },
       ],
     });
     expect(approvals.calls(ListPendingApprovals).map((c) => c.payload)).toEqual([
       { owner_account_id: alice.accountId, environment: 'live' },
     ]);
+  });
+
+  it('shows the owner who a held x402 payment pays and for which resource, in the list and the transaction', async () => {
+    const pending = await request(gateway.url)
+      .get('/v1/agents/transactions/pending')
+      .set(bearer(alice.keys.live.secret))
+      .expect(200);
+    const held = await request(gateway.url)
+      .get(`/v1/agents/transactions/${X402_HOLD.transaction_id}`)
+      .set(bearer(alice.keys.live.secret))
+      .expect(200);
+
+    expect(pending.body.pending[1]).toMatchObject({ to: 'api.example.com', x402: X402_HOLD.x402 });
+    expect(held.body).toMatchObject({ status: 'pending_approval', x402: X402_HOLD.x402 });
+    expect(Object.keys(held.body).some((k) => k.includes('amount'))).toBe(false);
+  });
+
+  it('documents x402 (payee and resource, or null) on the pending item and the transaction', async () => {
+    const schemas = (await createOpenApiDocument()).components?.schemas ?? {};
+    for (const name of ['PendingApproval', 'AgentTransaction', 'AgentTransactionState']) {
+      const schema = schemas[name] as { properties?: Record<string, unknown>; required?: string[] };
+      expect(schema.required).toContain('x402');
+      expect(schema.properties?.x402).toMatchObject({
+        nullable: true,
+        properties: { pay_to: { type: 'string' }, resource: { type: 'string' } },
+        required: ['pay_to', 'resource'],
+      });
+    }
   });
 
   it.each([

@@ -60,7 +60,11 @@ describe('transfer-service: the agent gate', () => {
 
     expect(result.ok && result.value.kind).toBe('held');
     const [hold] = harness.peers.approvals.holds.slice(-1);
-    expect(hold?.payload).toMatchObject({ owner: { account_id: owner.account_id }, to: shop.handle });
+    expect(hold?.payload).toMatchObject({
+      owner: { account_id: owner.account_id },
+      to: shop.handle,
+      x402: null,
+    });
     expect(hold?.payload.owner_encrypted_amount).toEqual(expect.any(String));
     expect(await harness.rowsOf(agent)).toHaveLength(before);
   });

@@ -29,13 +29,16 @@ type Decided = { outcome: 'proceed'; transferId: string } | { outcome: 'stop'; r
 
 /**
  * One agent spend as the policy sees it: a transfer, or an x402 payment (`to` is the resource's host,
- * `pay_to` its payee address). `reservation_id` names the spend everywhere: the daily-counter
- * reservation, the held transaction's reservation, and the transfer or payment it becomes.
+ * `pay_to` its payee address, `resource` the URL it pays for). `reservation_id` names the spend
+ * everywhere: the daily-counter reservation, the held transaction's reservation, and the transfer or
+ * payment it becomes.
  */
 export interface AgentSpend {
   environment: Request['environment'];
   to: string;
   pay_to?: string;
+  /** An x402 payment's resource: with `pay_to`, what its owner is shown when it is held. */
+  resource?: string;
   asset: Request['asset'];
   confidential: boolean;
   sealed_amount: string;
@@ -175,6 +178,11 @@ export class AgentGate {
           amount,
         ),
         requested_at: message.occurred_at,
+        // The owner must see who an x402 payment pays and for what: `to` is only the resource's host.
+        x402:
+          request.pay_to === undefined || request.resource === undefined
+            ? null
+            : { pay_to: request.pay_to, resource: request.resource },
       },
       context,
     );

@@ -130,6 +130,7 @@ export class PayX402Handlers {
       environment: request.environment,
       to: host,
       pay_to: chosen.payTo,
+      resource: request.resource,
       asset: chosen.asset.code as AssetCode,
       confidential: false,
       sealed_amount: sealAmount(this.dataKey, chosen.amount, amountSealingContext(payer.account_id)),

@@ -217,6 +217,7 @@ describe('webhook fan-out and delivery to a real HTTPS receiver', () => {
       expires_at: '2026-01-02T04:04:05.000Z',
       decided_at: null,
       transfer_id: null,
+      x402: null,
     });
     expect(toAgent.find((b) => b.event === 'agent.policy.updated')).toMatchObject({
       account: '@boss/worker',

@@ -191,8 +191,21 @@ describe('buildWebhookPayload for agent and approval events', () => {
       expires_at: '2026-01-02T04:04:05.000Z',
       decided_at: null,
       transfer_id: null,
+      x402: null,
     });
     expect(buildWebhookPayload(event, meta, 'acct_bot')).toMatchObject({ account: '@alice/bot' });
+  });
+
+  it('tells the owner who a held x402 payment pays and for which resource', () => {
+    const x402 = {
+      pay_to: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+      resource: 'https://api.example.com/w',
+    };
+    const event: SourceEvent = {
+      type: 'agent.transaction.pending_approval',
+      data: approvalPayload({ to: 'api.example.com', x402 }),
+    };
+    expect(buildWebhookPayload(event, meta, 'acct_alice')).toMatchObject({ to: 'api.example.com', x402 });
   });
 
   it('describes a policy change by its changed fields and a new agent by its policy', () => {

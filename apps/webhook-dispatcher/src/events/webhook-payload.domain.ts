@@ -58,7 +58,11 @@ const agentFields = (agent: PartyRef, owner: PartyRef) => ({
   owner: owner.handle,
 });
 
-/** A held agent transaction: never an amount (spec §2.5; the event carries none). */
+/**
+ * A held agent transaction: never an amount (spec §2.5; the event carries none). `x402`: an x402
+ * payment's payee and resource, for the owner deciding on it; null for a transfer (and for events
+ * raised before approval-service sent it).
+ */
 function approvalFields(tx: AgentTransactionEventPayload): WebhookPayload {
   return {
     transaction_id: tx.transaction_id,
@@ -71,6 +75,7 @@ function approvalFields(tx: AgentTransactionEventPayload): WebhookPayload {
     decided_at: tx.decided_at,
     transfer_id: tx.transfer_id,
     ...(tx.failure_reason === undefined ? {} : { failure_reason: tx.failure_reason }),
+    x402: tx.x402 ?? null,
   };
 }
 

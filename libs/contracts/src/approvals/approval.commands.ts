@@ -26,6 +26,8 @@ const Opaque = (max: number) => z.string().min(1).max(max);
  * - `reservation_id`: the transfer id reserved for the eventual transfer (`tr_…`), also the spend
  *   reservation's id. One held transaction per reservation: a repeat (or a redelivered message)
  *   answers with the first hold and creates nothing.
+ * - `x402`: for an x402 payment (`to` is then the resource's host), the quote's payee address and the
+ *   resource URL, shown to the owner with the hold; null or absent for a transfer.
  *
  * Errors: `invalid_request` (agent and owner are one account; `reservation_id` already held for
  * another agent or environment). Emits `agent.transaction.pending_approval`.
@@ -46,6 +48,7 @@ export const HoldAgentTransaction = defineCommand(
     approval_window_minutes: z.number().int().min(1).max(10080),
     owner_encrypted_amount: Opaque(4096),
     requested_at: Timestamp,
+    x402: z.object({ pay_to: z.string().min(1).max(64), resource: z.string().min(1).max(2048) }).nullish(),
   }),
   HeldTransaction,
 );

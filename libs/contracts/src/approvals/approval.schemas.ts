@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { Timestamp } from '../parties';
 import { AssetCode } from '../transfers/transfer.schemas';
-import { AgentTransactionStatus } from './approval.events';
+import { AgentTransactionStatus, HeldX402Payment } from './approval.events';
 
 /**
  * A held agent transaction as approve and reject return it (spec §4.3 "the updated transaction
  * state"). Never an amount. `transfer_id` is set once the approved transaction became a transfer;
- * `failure_reason` only when `status` is `failed`.
+ * `failure_reason` only when `status` is `failed`; `x402` (our addition): who an x402 payment pays
+ * and for what, null for a transfer (see HeldX402Payment).
  */
 export const AgentTransactionResource = z.object({
   transaction_id: z.string(),
@@ -19,12 +20,15 @@ export const AgentTransactionResource = z.object({
   decided_at: Timestamp.nullable(),
   transfer_id: z.string().nullable(),
   failure_reason: z.string().optional(),
+  x402: HeldX402Payment.nullable().default(null),
 });
 export type AgentTransactionResource = z.infer<typeof AgentTransactionResource>;
 
 /**
- * Spec §2.5, plus `asset` and `encrypted_amount` (ARCHITECTURE §6): the amount encrypted under the
- * owner's AE key, base64, which only the owner's `decryption_key` opens (SDK `decryptAmount`).
+ * Spec §2.5, plus `asset`, `encrypted_amount` (ARCHITECTURE §6): the amount encrypted under the
+ * owner's AE key, base64, which only the owner's `decryption_key` opens (SDK `decryptAmount`), and
+ * `x402`: for a held x402 payment the payee and the resource the owner approves paying for (`to` is
+ * only the resource's host), null for a transfer.
  */
 export const PendingApprovalItem = z.object({
   transaction_id: z.string(),
@@ -34,6 +38,7 @@ export const PendingApprovalItem = z.object({
   requested_at: Timestamp,
   expires_at: Timestamp,
   encrypted_amount: z.string(),
+  x402: HeldX402Payment.nullable().default(null),
 });
 export type PendingApprovalItem = z.infer<typeof PendingApprovalItem>;
 
