@@ -15,13 +15,43 @@ interface Card {
   expired: boolean;
 }
 
-/** What the person is asked to approve, in words: "15 USDC to @shop from @me/shopper". */
+/**
+ * A held x402 payment's payee and resource (the API's `x402`, null for a transfer). `to` is then only
+ * the resource's host, so the person must see these to know who is paid.
+ */
+interface X402Terms {
+  pay_to: string;
+  resource: string;
+}
+
+const x402Of = (item: PendingApproval): X402Terms | null =>
+  (item as PendingApproval & { x402?: X402Terms | null }).x402 ?? null;
+
+/**
+ * What the person is asked to approve, in words: "15 USDC to @shop from @me/shopper", or for an x402
+ * payment "0.5 USDC to <payee address> for https://api.example.com/… from @me/shopper".
+ */
 function describe(item: PendingApproval, opened: Opened): string {
   const amount =
     opened.state === 'open'
       ? `${opened.text} ${item.asset ?? ''}`.trim()
       : `${item.asset ?? 'USDC'} (amount locked)`;
-  return `${amount} to ${item.to} from ${item.agent}`;
+  const x402 = x402Of(item);
+  const payee = x402 ? `${x402.pay_to} for ${x402.resource}` : item.to;
+  return `${amount} to ${payee} from ${item.agent}`;
+}
+
+/** The x402 facts, when it is one: who is paid and for which resource. */
+function x402Facts(item: PendingApproval): HTMLElement[] {
+  const x402 = x402Of(item);
+  return x402
+    ? [
+        h('dt', {}, 'Pays to (x402)'),
+        h('dd', {}, h('code', {}, x402.pay_to)),
+        h('dt', {}, 'Resource'),
+        h('dd', {}, h('code', {}, x402.resource)),
+      ]
+    : [];
 }
 
 class ApprovalsInbox {
@@ -115,6 +145,7 @@ class ApprovalsInbox {
           h('dd', {}, item.agent),
           h('dt', {}, 'Recipient'),
           h('dd', {}, item.to),
+          ...x402Facts(item),
           h('dt', {}, 'Asset'),
           h('dd', {}, item.asset ?? 'USDC'),
           h('dt', {}, 'Amount'),
