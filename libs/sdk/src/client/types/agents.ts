@@ -62,6 +62,8 @@ export interface AgentTransaction {
   transfer_id?: string | null;
   /** Only when `status` is `failed`. */
   failure_reason?: string;
+  /** An x402 payment's payee and resource; `null` for a transfer. */
+  x402?: X402Terms | null;
   /** For the owner only: opens with the owner's `decryptAmount`. */
   encrypted_amount?: string;
 }
@@ -88,6 +90,14 @@ export interface PendingApproval {
   expires_at: string;
   encrypted_amount: string;
   asset: string;
+  /** An x402 payment's payee and the URL it pays for (its `to` is only the host); `null` for a transfer. */
+  x402: X402Terms | null;
+}
+
+/** What a held x402 payment pays: check both before approving, they come from the agent's quote. */
+export interface X402Terms {
+  pay_to: string;
+  resource: string;
 }
 
 export interface PendingApprovalList {
