@@ -7,12 +7,14 @@ export interface RecordedRequest {
   readonly authorization: string | undefined;
   readonly contentType: string | undefined;
   readonly body: unknown;
+  readonly headers?: Record<string, string>;
 }
 
 export interface CannedResponse {
   readonly status: number;
   /** A string is sent as is (to play a proxy's HTML page); anything else as JSON. */
   readonly body: unknown;
+  readonly headers?: Record<string, string>;
 }
 
 /** A local HTTP server that plays the gateway: records every request, answers canned responses. */
@@ -36,8 +38,14 @@ export class FakeApi {
     return api;
   }
 
-  respond(method: string, path: string, status: number, body: unknown): this {
-    this.routes.set(`${method} ${path}`, { status, body });
+  respond(
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): this {
+    this.routes.set(`${method} ${path}`, { status, body, ...(headers ? { headers } : {}) });
     return this;
   }
 
@@ -68,7 +76,10 @@ export class FakeApi {
       body: { error: { code: 'not_found', message: `no route ${method} ${path}`, request_id: 'req_fake' } },
     };
     const isText = typeof canned.body === 'string';
-    response.writeHead(canned.status, { 'content-type': isText ? 'text/html' : 'application/json' });
+    response.writeHead(canned.status, {
+      'content-type': isText ? 'text/html' : 'application/json',
+      ...canned.headers,
+    });
     response.end(isText ? canned.body : JSON.stringify(canned.body));
   }
 }

@@ -413,6 +413,18 @@ describe('CtsClient.request', () => {
       body: {},
       idempotencyKey: 'k-1',
     });
-    expect(response).toEqual({ status: 201, body: { ok: true }, requestId: 'req_3', idempotencyKey: 'k-1' });
+    expect(response).toEqual({
+      status: 201,
+      body: { ok: true },
+      requestId: 'req_3',
+      idempotencyKey: 'k-1',
+      replayed: false,
+    });
+  });
+
+  it("says when the answer is the gateway's replay of an earlier request with the same key", async () => {
+    server.reply({ status: 201, headers: { 'Idempotent-Replayed': 'true' }, body: { ok: true } });
+    const response = await client.request({ method: 'POST', path: '/v1/things', idempotencyKey: 'k-1' });
+    expect(response).toMatchObject({ status: 201, replayed: true });
   });
 });

@@ -34,6 +34,11 @@ export interface ApiResponse<T> {
   requestId: string | undefined;
   /** The `Idempotency-Key` sent (POST and PATCH), to retry the same operation later by hand. */
   idempotencyKey: string | undefined;
+  /**
+   * The gateway answered from its idempotency record (`Idempotent-Replayed: true`): an earlier request
+   * with this key did the work, and `body` is that request's answer as it was then.
+   */
+  replayed: boolean;
 }
 
 // The gateway honours Idempotency-Key on POST and PATCH; GET and DELETE are safe to repeat as-is.
@@ -161,5 +166,10 @@ function settle<T>(
       requestId: headerRequestId ?? undefined,
     });
   }
-  return { status: outcome.status, body: body as T, requestId: headerRequestId ?? undefined };
+  return {
+    status: outcome.status,
+    body: body as T,
+    requestId: headerRequestId ?? undefined,
+    replayed: outcome.headers.get('idempotent-replayed') === 'true',
+  };
 }

@@ -51,6 +51,30 @@ describe('x402Fetch', () => {
     expect(resource.requests[1]?.headers['payment-signature']).toBe('c2lnbmVk');
   });
 
+  it('tells a payment an earlier call with the same key made (the service replayed it) from a new one', async () => {
+    const quote = { status: 402, headers: paymentRequired(`${resource.baseUrl}/weather`) };
+    resource.reply(quote, { status: 402 }, quote, { status: 200 });
+    api.reply({ status: 200, body: payment, headers: { 'Idempotent-Replayed': 'true' } });
+    api.reply({ status: 200, body: payment });
+
+    const again = await x402FetchWithPayment(
+      client,
+      `${resource.baseUrl}/weather`,
+      {},
+      { idempotencyKey: 'k1' },
+    );
+    const first = await x402FetchWithPayment(
+      client,
+      `${resource.baseUrl}/weather`,
+      {},
+      { idempotencyKey: 'k2' },
+    );
+
+    expect(again).toMatchObject({ payment: { payment_id: 'x402_1' }, replayed: true });
+    expect(again.response.status).toBe(402);
+    expect(first).toMatchObject({ replayed: false });
+  });
+
   it('does not follow a redirect to a 402 elsewhere: the redirect comes back unpaid', async () => {
     resource.reply({ status: 302, headers: { Location: `${elsewhere.baseUrl}/pay` } });
     elsewhere.reply({ status: 402, headers: paymentRequired(`${elsewhere.baseUrl}/pay`) });

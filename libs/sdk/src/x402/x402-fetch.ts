@@ -19,7 +19,7 @@ export async function payX402(
   input: X402PayInput,
   options: { idempotencyKey?: string } = {},
 ): Promise<X402PayResult> {
-  const { status, body } = await client.request<X402Payment | HeldAgentTransaction>({
+  const { status, body, replayed } = await client.request<X402Payment | HeldAgentTransaction>({
     method: 'POST',
     path: '/v1/agents/x402/payments',
     body: input,
@@ -28,7 +28,7 @@ export async function payX402(
   if (status === 202 || body.status === 'pending_approval') {
     return { kind: 'pending_approval', transaction: body as HeldAgentTransaction };
   }
-  return { kind: 'payment', payment: body };
+  return { kind: 'payment', payment: body, replayed };
 }
 
 /**
@@ -62,11 +62,11 @@ export async function x402FetchWithPayment(
   // carry the signed payment there: the URL asked for is the only one spoken to.
   const first = await send(input, { ...init, redirect: 'manual' });
   if (first.status !== 402) {
-    return { response: first, payment: null };
+    return { response: first, payment: null, replayed: false };
   }
   const paymentRequired = await paymentRequiredOf(first);
   if (paymentRequired === null) {
-    return { response: first, payment: null };
+    return { response: first, payment: null, replayed: false };
   }
   const paid = await payX402(
     client,
@@ -87,7 +87,7 @@ export async function x402FetchWithPayment(
   headers.set(PAYMENT_SIGNATURE, paid.payment.payment_signature);
   const response = await send(input, { ...init, headers, redirect: 'manual' });
   const settled = await reportSettlement(client, paid.payment, response);
-  return { response, payment: settled ?? paid.payment };
+  return { response, payment: settled ?? paid.payment, replayed: paid.replayed };
 }
 
 /**

@@ -31,7 +31,9 @@ export interface X402PayInput {
 }
 
 export type X402PayResult =
-  { kind: 'payment'; payment: X402Payment } | { kind: 'pending_approval'; transaction: HeldAgentTransaction };
+  /** `replayed`: an earlier call with the same Idempotency-Key made this payment; nothing new was signed. */
+  | { kind: 'payment'; payment: X402Payment; replayed: boolean }
+  | { kind: 'pending_approval'; transaction: HeldAgentTransaction };
 
 /**
  * The payment waits for the agent's owner (above `hitl_threshold_usdc`): nothing was signed. Once the
@@ -61,4 +63,10 @@ export interface X402FetchResult {
   response: Response;
   /** The payment made, if the resource asked for one. */
   payment: X402Payment | null;
+  /**
+   * The payment is one an earlier call with the same idempotency key made (the service replayed its
+   * answer, as it was then: `signed` even if it settled since); this call paid nothing new. A resource
+   * that already took it answers 402 again: an x402 payment buys one request.
+   */
+  replayed: boolean;
 }

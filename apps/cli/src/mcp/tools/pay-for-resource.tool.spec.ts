@@ -88,6 +88,26 @@ describe('pay_for_resource', () => {
     expect(String(data.message)).toContain('same idempotency_key');
   });
 
+  it('says a retry with the same key was already paid by the earlier call, not that the payment was not taken', async () => {
+    // The gateway replays the first answer (signed, not yet settled); the resource has used that payment.
+    api.respond('POST', '/v1/agents/x402/payments', 200, PAYMENT, { 'Idempotent-Replayed': 'true' });
+
+    const { result, data } = await call({ url: `${resource.url}/weather`, idempotency_key: 'k1' });
+
+    expect(result.isError).toBe(true);
+    expect(data).toMatchObject({
+      status: 'error',
+      reason: 'payment_already_made',
+      http_status: 402,
+      payment_id: 'x402_1',
+      idempotency_key: 'k1',
+    });
+    expect(String(data.message)).toMatch(/already made .*x402_1/);
+    expect(String(data.message)).toMatch(/nothing new was paid/i);
+    expect(String(data.message)).not.toMatch(/did not take the payment/);
+    expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
   it('words a policy refusal in the asset the quote asks for, not USDC', async () => {
     api.respond('POST', '/v1/agents/x402/payments', 403, {
       error: {

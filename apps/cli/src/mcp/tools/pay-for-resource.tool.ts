@@ -39,7 +39,7 @@ const Output = {
   status: z
     .enum(['ok', 'not_paid', 'pending_approval', 'refused', 'error'])
     .describe(
-      'ok: the resource answered (after paying if it asked). not_paid: it answered without asking for payment. pending_approval: the payment waits for the owner, nothing paid. refused: the spend policy forbids it (recipient_not_allowed: the host is not allowed, nothing was sent). error: not done (payment_not_accepted: a payment was signed but the resource did not take it; https_required: nothing was sent; resource_unreachable).',
+      'ok: the resource answered (after paying if it asked). not_paid: it answered without asking for payment. pending_approval: the payment waits for the owner, nothing paid. refused: the spend policy forbids it (recipient_not_allowed: the host is not allowed, nothing was sent). error: not done (payment_not_accepted: a payment was signed but the resource did not take it; payment_already_made: this idempotency_key paid in an earlier call, nothing new was paid; https_required: nothing was sent; resource_unreachable).',
     ),
   message: z.string(),
   url: z.string(),
@@ -98,7 +98,7 @@ export function registerPayForResourceTool(server: McpServer, session: AgentSess
         if (!allowed.ok) {
           return notSent(allowed, base);
         }
-        const { response, payment } = await x402FetchWithPayment(session.client, url, init, {
+        const { response, payment, replayed } = await x402FetchWithPayment(session.client, url, init, {
           idempotencyKey,
           ...(approved_transaction_id === undefined
             ? {}
@@ -116,7 +116,9 @@ export function registerPayForResourceTool(server: McpServer, session: AgentSess
             { isError: !response.ok },
           );
         }
-        return answerAfterPayment(answered, payment, response);
+        return replayed && !response.ok
+          ? alreadyMade(answered, payment)
+          : answerAfterPayment(answered, payment, response);
       } catch (error) {
         return failed(error, base, session);
       }
@@ -180,6 +182,30 @@ function answerAfterPayment(
       status: 'error',
       reason: response.status === 402 ? 'payment_not_accepted' : 'resource_failed',
       message: `A payment of ${payment.amount} ${payment.asset} to ${payment.pay_to} was signed (${payment.payment_id}), but the resource answered HTTP ${response.status} and did not confirm it settled: it did not take the payment. To present the same payment again, call again with the same idempotency_key; do not pay with a new key.`,
+    },
+    { isError: true },
+  );
+}
+
+/**
+ * The same idempotency_key again, after its payment was made: the service hands back that payment as
+ * it was then (`signed`; whether it settled since, the replay does not say), nothing new is signed,
+ * and a resource that already took it refuses it now. Not "not taken": the earlier call presented it.
+ */
+function alreadyMade(
+  answered: { url: string; idempotency_key: string; http_status: number; response_body: string },
+  payment: X402Payment,
+): CallToolResult {
+  return structured(
+    {
+      ...answered,
+      payment_id: payment.payment_id,
+      amount: payment.amount,
+      asset: payment.asset,
+      pay_to: payment.pay_to,
+      status: 'error',
+      reason: 'payment_already_made',
+      message: `The payment for this idempotency_key was already made by an earlier call: ${payment.payment_id}, ${payment.amount} ${payment.asset} to ${payment.pay_to} (public on chain). Nothing new was paid. Presented again, it was answered HTTP ${answered.http_status}: an x402 payment buys one request, so if the earlier call got the resource's answer, that was what it paid for (if it was told payment_not_accepted, the resource never took it). To use the resource again, call with a new idempotency_key: that is a new payment.`,
     },
     { isError: true },
   );
