@@ -348,6 +348,16 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
     expect(JSON.parse(String(paid.data.response_body))).toEqual({ ok: true, path: '/weather' });
     expect(await publicBalance(payTo)).toBe(before + BigInt(CENT));
 
+    // The same key again: the gateway replays the first payment, the resource refuses it as used.
+    const retried = await pay({ url: `${merchant.url}/weather`, idempotency_key: 'mcp-weather-1' });
+    expect(retried.result.isError).toBe(true);
+    expect(retried.data).toMatchObject({
+      status: 'error',
+      reason: 'payment_already_made',
+      payment_id: paid.data.payment_id,
+    });
+    expect(await publicBalance(payTo)).toBe(before + BigInt(CENT));
+
     const held = await pay({ url: `${merchant.url}/report` });
     expect(held.data).toMatchObject({
       status: 'pending_approval',
