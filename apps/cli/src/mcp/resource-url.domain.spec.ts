@@ -27,8 +27,10 @@ describe('which URLs pay_for_resource may send a request to', () => {
     ['*', 'admin.localhost', false],
     ['@bob', 'bob', false],
     ['@bob', '@bob', false],
-    [PAYEE, PAYEE.toLowerCase(), false],
-    [PAYEE, PAYEE, false],
+    // A payee address lets the tool ask any public host: the service then pays only that payee.
+    [PAYEE, 'api.example.com', true],
+    [PAYEE, '127.0.0.1', false],
+    [PAYEE, 'localhost', false],
   ])('pattern %s, host %s: %s', (pattern, host, allowed) => {
     expect(patternAllowsHost(pattern, host)).toBe(allowed);
   });

@@ -9,7 +9,8 @@ import { BlockList, isIP } from 'node:net';
  * - `*`              any host, but not a loopback, private or link-local one (below): name it exactly;
  * - `example.com`    that host exactly (`127.0.0.1` too), case-insensitive;
  * - `*.example.com`  its subdomains at any depth, not the apex;
- * - `@handle` and raw addresses never match a URL's host.
+ * - a raw address    any public host, as `*` does: the service then pays only that payee (`payTo`);
+ * - `@handle`        never matches a URL's host.
  * Plain http only to a loopback host: on any other network whoever is on the path could rewrite the
  * 402 answer's payee, and the policy, which checks only the host, would let it be paid.
  */
@@ -77,8 +78,12 @@ export function patternAllowsHost(pattern: string, host: string): boolean {
   if (pattern === '*') {
     return !isInternalHost(host);
   }
-  if (pattern.startsWith('@') || ADDRESS.test(pattern)) {
+  if (pattern.startsWith('@')) {
     return false;
+  }
+  if (ADDRESS.test(pattern)) {
+    // The payee is learnt from the 402 answer and checked by the service against this address.
+    return !isInternalHost(host);
   }
   const p = pattern.toLowerCase();
   if (p.startsWith('*.')) {
@@ -94,9 +99,9 @@ export function checkResourceUrl(url: URL, patterns: readonly string[]): Resourc
     const why =
       patterns.length === 0
         ? `the policy allows no recipient at all, so no host ("${host}")`
-        : patterns.includes('*')
-          ? `"${host}" is a loopback, private or link-local host, which "*" does not reach: the owner must name it in allowed_recipients`
-          : `the host "${host}" matches none of the allowed recipients ${patterns.map((p) => `"${p}"`).join(', ')} (@handles and addresses never match a URL's host)`;
+        : patterns.includes('*') || patterns.some((p) => ADDRESS.test(p))
+          ? `"${host}" is a loopback, private or link-local host, which "*" and payee addresses do not reach: the owner must name it in allowed_recipients`
+          : `the host "${host}" matches none of the allowed recipients ${patterns.map((p) => `"${p}"`).join(', ')} (@handles never match a URL's host)`;
     return { ok: false, host, reason: 'recipient_not_allowed', why };
   }
   if (url.protocol !== 'https:' && !isLoopbackHost(host)) {
