@@ -19,6 +19,7 @@ import {
 import {
   decodeBase64,
   encodeBase64,
+  formatAmount,
   parseDecryptionProofParam,
   sealAmount,
   type SealingKey,
@@ -34,6 +35,8 @@ import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { DATA_KEY } from '../sealing/data-key';
 import { kycAllowsMoney } from '../transfers/transfer.domain';
+import { spendablePublic } from '../x402/x402-payment.domain';
+import { X402PaymentRepository } from '../x402/x402-payment.repository';
 
 type Balances = ResponseOf<typeof GetBalances>;
 
@@ -53,6 +56,7 @@ export class BalancesHandlers {
     private readonly custody: Custody,
     private readonly ledgers: Ledgers,
     private readonly locks: AccountLocks,
+    private readonly x402Payments: X402PaymentRepository,
     @Inject(DATA_KEY) private readonly dataKey: SealingKey,
   ) {}
 
@@ -83,24 +87,29 @@ export class BalancesHandlers {
     const ledger = await this.ledgers.of(environment);
     const { ownerAddress, elgamalPubkey } = await this.custody.publicKeys(account_id, environment);
     const pubkey = decodeBase64(elgamalPubkey) ?? new Uint8Array();
+    const agent = account.value.type === 'agent';
     const balances: SealedBalanceEntry[] = [];
     for (const { code } of ledger.assets()) {
       const asset = code as AssetCode;
       const view = await this.currentView(ledger, account_id, environment, ownerAddress, asset, {
         // An agent's public balance is what its signed x402 payments draw on: it stays public.
-        depositPublic: account.value.type !== 'agent',
+        depositPublic: !agent,
       });
+      // ...and still the agent's: what those payments have not promised counts as held. It is on the
+      // chain for anyone to read, so adding it to the proven amount and showing it leaks nothing.
+      const ownPublic = agent ? await this.ownPublic(account_id, environment, asset, view.publicAmount) : 0n;
       const entry: SealedBalanceEntry = {
         asset,
-        has_balance: await this.custody.hasNonZeroBalance(
-          account_id,
-          environment,
-          view.decryptableAvailableBalance,
-        ),
+        has_balance:
+          ownPublic > 0n ||
+          (await this.custody.hasNonZeroBalance(account_id, environment, view.decryptableAvailableBalance)),
       };
       if (include_ciphertext) {
         entry.ciphertext = encodeBase64(view.availableBalanceCiphertext);
         entry.decryptable_balance = encodeBase64(view.decryptableAvailableBalance);
+        if (agent) {
+          entry.public_amount = formatAmount(ownPublic, ASSET_DECIMALS[asset]);
+        }
       }
       const proof = proofs?.ok ? proofs.entries.find((candidate) => candidate.asset === asset) : undefined;
       if (proof) {
@@ -123,7 +132,7 @@ export class BalancesHandlers {
         }
         entry.sealed_amount = sealAmount(
           this.dataKey,
-          proof.amount,
+          proof.amount + ownPublic,
           balanceSealingContext(account_id, asset),
         );
       }
@@ -138,6 +147,18 @@ export class BalancesHandlers {
       });
     }
     return ok({ balances });
+  }
+
+  /** An agent's public balance but what its signed, unsettled x402 payments were promised. */
+  private async ownPublic(
+    accountId: string,
+    environment: Environment,
+    asset: AssetCode,
+    publicAmount: bigint,
+  ): Promise<bigint> {
+    return publicAmount === 0n
+      ? 0n
+      : spendablePublic(publicAmount, await this.x402Payments.promisedPublic(accountId, environment, asset));
   }
 
   /**

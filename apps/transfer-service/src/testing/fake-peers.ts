@@ -2,6 +2,7 @@ import {
   type AccountParty,
   EvaluateAgentSpend,
   fail,
+  GetAccount,
   HoldAgentTransaction,
   newId,
   ok,
@@ -17,10 +18,12 @@ import { type FakeResponder, serveCommand } from '@cts/testing';
 
 /**
  * account-service as transfer-service sees it: resolves `to` among the accounts the test registered
- * (by handle or address), anything else that looks like an address is outside the service.
+ * (by handle or address), anything else that looks like an address is outside the service; reads a
+ * registered account back (`GetAccount`, for balances and x402 payments).
  */
 export class FakeAccountService {
   readonly received: CommandEnvelope<RequestOf<typeof ResolveParties>>[] = [];
+  readonly reads: CommandEnvelope<RequestOf<typeof GetAccount>>[] = [];
   /** While set, every answer waits for it. */
   holdAnswersUntil: Promise<void> | null = null;
   private readonly accounts = new Map<string, AccountParty>();
@@ -41,6 +44,19 @@ export class FakeAccountService {
       return to.startsWith('@')
         ? fail('recipient_not_found', `No account ${to}`, { param: 'to' })
         : ok({ sender, recipient: { kind: 'external' as const, address: to } });
+    });
+    serveCommand(bus, GetAccount, this.reads, ({ account_id }) => {
+      const party = this.accounts.get(account_id);
+      return party
+        ? ok({
+            account_id,
+            handle: party.handle,
+            type: party.type,
+            public_key: party.address,
+            kyc_status: party.kyc_status,
+            created_at: new Date(0).toISOString(),
+          })
+        : fail('not_found', 'No such account');
     });
   }
 

@@ -47,6 +47,12 @@ export const BalanceEntry = z.object({
   ciphertext: z.string().optional(),
   /** `?include=ciphertext`: the same balance as an AE ciphertext (only the account opens it), for large balances. */
   decryptable_balance: z.string().optional(),
+  /**
+   * `?include=ciphertext`, agents only: the public balance the agent may spend (what its signed,
+   * unsettled x402 payments have not promised), a decimal string. It is on the chain for anyone to
+   * read, and not in `ciphertext`: `amount` is the two together.
+   */
+  public_amount: z.string().optional(),
   amount: z.string().optional(),
 });
 export type BalanceEntry = z.infer<typeof BalanceEntry>;

@@ -20,7 +20,13 @@ export interface BalanceEntry {
   ciphertext?: string;
   /** Base64 AE copy of the same balance (only the account opens it): pass it as `decryptableBalance` for large balances. */
   decryptable_balance?: string;
-  /** Decimal string, present only for assets proven by the `decryption_proof`. */
+  /**
+   * Agents only, with `include: 'ciphertext'`: the public balance the agent may spend (what its signed,
+   * unsettled x402 payments have not promised), a decimal string; public on chain. It is not in
+   * `ciphertext`: the proven `amount` is `decryptBalance(…)` plus this.
+   */
+  public_amount?: string;
+  /** Decimal string, present only for assets proven by the `decryption_proof`; an agent's includes `public_amount`. */
   amount?: string;
 }
 
