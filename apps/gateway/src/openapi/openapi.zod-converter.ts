@@ -20,7 +20,12 @@ export function zodToOpenApi(
     target: 'openapi-3.0',
     libraryOptions: { override: options.schemaType === 'input' ? documentRequest : documentAs },
   });
-  const { definitions, $defs, $schema: _dialect, ...root } = withNullInNullableEnums(converted) as typeof converted;
+  const {
+    definitions,
+    $defs,
+    $schema: _dialect,
+    ...root
+  } = withNullInNullableEnums(converted) as typeof converted;
   const open = options.schemaType === 'output' ? openObjects : (value: unknown) => value;
   const components = Object.entries({ ...asRecord(definitions), ...asRecord($defs) }).map(([name, def]) => [
     name,

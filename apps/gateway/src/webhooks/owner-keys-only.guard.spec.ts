@@ -30,19 +30,23 @@ describe("/v1/webhooks with an agent's key", () => {
     ['delete', '/v1/webhooks/wh_1', null],
   ];
 
-  it.each(routes)('refuses %s %s with 403 forbidden: its owner manages the webhooks', async (method, path, body) => {
-    seedAccount(gateway.accounts, '@alice');
-    const agent = seedAccount(gateway.accounts, '@alice/bot', { type: 'agent' });
-    const req = request(gateway.url)[method](path).set(bearer(agent.keys.test.secret));
-    const res = await (body ? req.send(body) : req);
+  it.each(routes)(
+    'refuses %s %s with 403 forbidden: its owner manages the webhooks',
+    async (method, path, body) => {
+      seedAccount(gateway.accounts, '@alice');
+      const agent = seedAccount(gateway.accounts, '@alice/bot', { type: 'agent' });
+      const req = request(gateway.url)[method](path).set(bearer(agent.keys.test.secret));
+      const res = await (body ? req.send(body) : req);
 
-    expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({
-      code: 'forbidden',
-      message: "An agent's key cannot manage webhooks: its owner's subscriptions receive the agent's events",
-    });
-    expect(dispatcher.calls(CreateWebhook)).toHaveLength(0);
-  });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({
+        code: 'forbidden',
+        message:
+          "An agent's key cannot manage webhooks: its owner's subscriptions receive the agent's events",
+      });
+      expect(dispatcher.calls(CreateWebhook)).toHaveLength(0);
+    },
+  );
 
   it('checks the key first: no key is 401, and an owner’s key creates the subscription', async () => {
     const unauthenticated = await request(gateway.url)

@@ -288,7 +288,9 @@ export class DeliveryAttempter {
     }
     const scheduled = afterAttempt(delivery, outcome, attemptedAt, this.settings.retry, this.settings.random);
     const result =
-      delivery.eventType === 'webhook.test' && delivery.endpointDisabled ? withoutRetry(scheduled) : scheduled;
+      delivery.eventType === 'webhook.test' && delivery.endpointDisabled
+        ? withoutRetry(scheduled)
+        : scheduled;
     batch.records.push({ delivery, attemptedAt, outcome, result });
     const counted: WebhookAttemptOutcome = isSuccess(outcome)
       ? 'succeeded'

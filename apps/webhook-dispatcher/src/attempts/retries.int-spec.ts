@@ -129,7 +129,10 @@ describe('webhook retries, deletion and the HTTP rules (schedule 1s,2s,4s)', () 
     const { accountId, path } = harness.unique('backlog');
     const webhook = await harness.subscribe(accountId, path);
     // Every attempt times out (2 s here), unevenly, and is retried: attempts of the backlog overlap.
-    harness.receiver.on(path, (_request, index) => ({ status: 200, delayMs: index % 2 === 0 ? 2_500 : 3_500 }));
+    harness.receiver.on(path, (_request, index) => ({
+      status: 200,
+      delayMs: index % 2 === 0 ? 2_500 : 3_500,
+    }));
 
     for (let i = 0; i < 6; i += 1) {
       send(accountId, '@backlog');

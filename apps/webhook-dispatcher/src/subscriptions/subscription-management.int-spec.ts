@@ -185,7 +185,9 @@ describe('managing a webhook subscription: read, update, disable, rotate, test, 
       testContext,
     );
     send(accountId, '@replay-paused');
-    await eventually(async () => expect(await harness.deliveries(accountId, hook.webhook_id)).toHaveLength(1));
+    await eventually(async () =>
+      expect(await harness.deliveries(accountId, hook.webhook_id)).toHaveLength(1),
+    );
     const [original] = await harness.deliveries(accountId, hook.webhook_id);
 
     const replayed = await harness.commands.send(
