@@ -190,4 +190,29 @@ describe('batch consumers on a real broker (KafkaBatchServer)', () => {
     });
     await eventually(() => expect(stored).toEqual(range(0, 10)), 30_000);
   }, 90_000);
+
+  it('reports connected again once its group settled after a member joined and left (readiness)', async () => {
+    const { batched, single, settings } = await topics();
+    const handlers = {
+      [batched]: { batch: () => Promise.resolve() },
+      [single]: { single: () => Promise.resolve() },
+    };
+    const first = await startServer('membership', settings, handlers);
+    const statuses: string[] = [];
+    first.status.subscribe((status) => statuses.push(String(status)));
+    await eventually(() => expect(statuses.at(-1)).toBe('connected'), 30_000);
+
+    const second = await startServer('membership', settings, handlers);
+    await eventually(() => expect(statuses).toContain('rebalancing'), 30_000);
+    await eventually(() => expect(statuses.at(-1)).toBe('connected'), 30_000);
+    await second.close();
+    servers = servers.filter((server) => server !== second);
+    const rebalances = statuses.filter((status) => status === 'rebalancing').length;
+
+    await eventually(
+      () => expect(statuses.filter((s) => s === 'rebalancing').length).toBe(rebalances + 1),
+      60_000,
+    );
+    await eventually(() => expect(statuses.at(-1)).toBe('connected'), 30_000);
+  }, 180_000);
 });

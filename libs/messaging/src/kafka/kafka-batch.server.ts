@@ -1,4 +1,9 @@
-import { type KafkaContext, type OutgoingResponse, ServerKafka } from '@nestjs/microservices';
+import {
+  type KafkaContext,
+  type KafkaStatus,
+  type OutgoingResponse,
+  ServerKafka,
+} from '@nestjs/microservices';
 import {
   type Consumer,
   type EachBatchPayload,
@@ -37,6 +42,9 @@ export class KafkaBatchServer extends ServerKafka {
       await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
     }
     consumer.on(consumer.events.REBALANCING, () => void this.commitHandled());
+    // Nest's server reports `rebalancing` and never back: a replica joining or leaving left the
+    // others not ready (`/readyz`) for good while they consumed. Joined again, it consumes.
+    consumer.on(consumer.events.GROUP_JOIN, () => this._status$.next('connected' as KafkaStatus));
     await consumer.run({
       ...(this.options.run ?? {}),
       autoCommit: false,
