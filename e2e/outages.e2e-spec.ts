@@ -22,6 +22,7 @@ type Party = Awaited<ReturnType<typeof account>>;
 describe('outages: broker killed, database restarted, under transfers and webhook deliveries', () => {
   let kafka: OwnServer;
   let postgres: OwnServer;
+  let redis: OwnServer;
   let running: DistributedStack;
   const certificates = generateTestCertificates();
   const caDir = mkdtempSync(join(tmpdir(), 'cts-e2e-ca-'));
@@ -29,7 +30,11 @@ describe('outages: broker killed, database restarted, under transfers and webhoo
   const stack = () => ({ baseUrl: running.stack.gatewayUrl, adminToken: running.secrets.ADMIN_TOKEN ?? '' });
 
   beforeAll(async () => {
-    [kafka, postgres] = await Promise.all([ownServer('kafka'), ownServer('postgres')]);
+    [kafka, postgres, redis] = await Promise.all([
+      ownServer('kafka'),
+      ownServer('postgres'),
+      ownServer('redis'),
+    ]);
     await receiver.start();
     writeFileSync(join(caDir, 'ca.pem'), certificates.ca);
     running = await startDistributedStack({
@@ -38,6 +43,7 @@ describe('outages: broker killed, database restarted, under transfers and webhoo
       env: {
         KAFKA_BROKERS: kafka.address,
         DATABASE_URL: postgres.address,
+        REDIS_URL: redis.address,
         COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS),
         KAFKA_SESSION_TIMEOUT_MS: '10000',
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -50,7 +56,7 @@ describe('outages: broker killed, database restarted, under transfers and webhoo
   afterAll(async () => {
     await running?.stop();
     await receiver.close();
-    await Promise.all([kafka?.remove(), postgres?.remove()]);
+    await Promise.all([kafka?.remove(), postgres?.remove(), redis?.remove()]);
     rmSync(caDir, { recursive: true, force: true });
   }, 120_000);
 
@@ -229,6 +235,27 @@ describe('outages: broker killed, database restarted, under transfers and webhoo
     expect(running.stack.processes.map((p) => p.pid)).toEqual(pids);
     await expectExactlyOnce(alice, bob, path, await finalStates(alice, ids));
   }, 300_000);
+
+  it('answers 503 with Retry-After while Redis is down, and serves again once it is back', async () => {
+    const alice = await account(stack());
+    const me = () => http(stack().baseUrl, 'GET', '/v1/accounts/me', { token: alice.token });
+    expect((await me()).status).toBe(200);
+
+    await redis.stop();
+    const during = await me();
+    const transfer = await http(stack().baseUrl, 'POST', '/v1/transfers', {
+      token: alice.token,
+      body: { to: '@nobody', amount: '1' },
+      headers: { 'Idempotency-Key': `redis-down-${alice.account.account_id}` },
+    });
+    await redis.start();
+
+    for (const answer of [during, transfer]) {
+      expect(answer).toMatchObject({ status: 503, body: { error: { code: 'service_unavailable' } } });
+      expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    await eventually(async () => expect((await me()).status).toBe(200), 30_000, 500);
+  }, 120_000);
 
   it('refuses to start a distributed gateway without REDIS_URL, saying why', async () => {
     const output: string[] = [];

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A Kafka broker or PostgreSQL server this test alone uses, to kill and restart. */
+/** A Kafka broker, PostgreSQL or Redis server this test alone uses, to kill and restart. */
 export interface OwnServer {
   address: string;
   /** SIGKILL to the server process itself (the JVM, the postmaster), as a crashed node. */
@@ -32,7 +32,7 @@ function pidsWhoseCommandLineHas(marker: string): number[] {
     .map(Number);
 }
 
-export async function ownServer(kind: 'kafka' | 'postgres'): Promise<OwnServer> {
+export async function ownServer(kind: 'kafka' | 'postgres' | 'redis'): Promise<OwnServer> {
   const dir = mkdtempSync(join(tmpdir(), `cts-own-${kind}-`));
   const ports = [await findFreePort(), await findFreePort()].map(String);
   let helper: ChildProcess | undefined;

@@ -5,6 +5,7 @@ import {
   PayloadTooLargeException,
 } from '@nestjs/common';
 import { DomainError, ERROR_CODES } from '@cts/contracts';
+import { CacheUnavailableError } from '@cts/platform';
 import { knownErrorResponse, unexpectedErrorResponse } from './error-response';
 import { ERROR_STATUS } from './error-status';
 
@@ -101,6 +102,19 @@ describe('error mapping', () => {
     ).toMatchObject({
       status: 413,
       body: { error: { code: 'invalid_request' } },
+    });
+  });
+
+  it('answers an unreachable cache (Redis down) with 503 service_unavailable, not a 500', () => {
+    expect(knownErrorResponse(new CacheUnavailableError(new Error('ECONNREFUSED')), 'req_1')).toEqual({
+      status: 503,
+      body: {
+        error: {
+          code: 'service_unavailable',
+          message: 'A dependency of the service is unavailable; retry with the same Idempotency-Key',
+          request_id: 'req_1',
+        },
+      },
     });
   });
 

@@ -1,5 +1,6 @@
 import { DomainError, type ErrorBody, type ErrorCode } from '@cts/contracts';
 import { HttpException } from '@nestjs/common';
+import { CacheUnavailableError } from '@cts/platform';
 import { ERROR_STATUS } from './error-status';
 
 export interface ErrorResponse {
@@ -38,6 +39,16 @@ function describe(error: unknown): { status: number; body: ErrorBody } | undefin
   }
   if (error instanceof HttpException) {
     return fromHttpException(error);
+  }
+  if (error instanceof CacheUnavailableError) {
+    // Keys, rate limits and idempotency records live there: nothing can be answered safely without it.
+    return {
+      status: 503,
+      body: {
+        code: 'service_unavailable',
+        message: 'A dependency of the service is unavailable; retry with the same Idempotency-Key',
+      },
+    };
   }
   return undefined;
 }

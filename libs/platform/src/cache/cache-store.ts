@@ -1,3 +1,11 @@
+/** The cache could not be reached: a dependency outage (`503`), not a fault of the request. */
+export class CacheUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`The cache is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'CacheUnavailableError';
+  }
+}
+
 /**
  * The gateway's shared fast state: key cache, rate limits, idempotency records, usage counters.
  * Redis in the distributed mode (shared by every replica), memory in the one-process mode.

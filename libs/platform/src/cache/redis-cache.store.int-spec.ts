@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CacheUnavailableError } from './cache-store';
 import { RedisCacheStore } from './redis-cache.store';
 
 describe('RedisCacheStore against Redis', () => {
@@ -12,6 +13,20 @@ describe('RedisCacheStore against Redis', () => {
     store = new RedisCacheStore(url, `cts-test-${randomUUID()}:`);
   });
   afterAll(() => store.close());
+
+  it('tells an unreachable Redis (an outage) from an error reply (a fault of the command)', async () => {
+    const unreachable = new RedisCacheStore('redis://127.0.0.1:1', 'cts-test-down:');
+    try {
+      await expect(unreachable.get('key')).rejects.toBeInstanceOf(CacheUnavailableError);
+      await expect(unreachable.increment('key', 60)).rejects.toBeInstanceOf(CacheUnavailableError);
+    } finally {
+      unreachable.close().catch(() => undefined);
+    }
+    await store.set('text', 'not a hash', { ttlSeconds: 60 });
+    const wrongType = store.hashIncrement('text', 'field', 1);
+    await expect(wrongType).rejects.toThrow(/WRONGTYPE/);
+    await expect(wrongType).rejects.not.toBeInstanceOf(CacheUnavailableError);
+  });
 
   it('sets one field and increments another in the same hash, atomically for a concurrent take', async () => {
     await Promise.all(

@@ -1,5 +1,5 @@
-import Redis from 'ioredis';
-import { CacheStore } from './cache-store';
+import Redis, { ReplyError } from 'ioredis';
+import { CacheStore, CacheUnavailableError } from './cache-store';
 
 /**
  * Scripts rather than MULTI for what runs on every request (the rate limit's count, the key's usage):
@@ -52,7 +52,7 @@ export class RedisCacheStore extends CacheStore {
   }
 
   get(key: string): Promise<string | null> {
-    return this.redis.get(key);
+    return this.reached(this.redis.get(key));
   }
 
   async set(
@@ -60,27 +60,29 @@ export class RedisCacheStore extends CacheStore {
     value: string,
     options: { ttlSeconds: number; onlyIfAbsent?: boolean },
   ): Promise<boolean> {
-    const reply = options.onlyIfAbsent
-      ? await this.redis.set(key, value, 'EX', options.ttlSeconds, 'NX')
-      : await this.redis.set(key, value, 'EX', options.ttlSeconds);
+    const reply = await this.reached(
+      options.onlyIfAbsent
+        ? this.redis.set(key, value, 'EX', options.ttlSeconds, 'NX')
+        : this.redis.set(key, value, 'EX', options.ttlSeconds),
+    );
     return reply === 'OK';
   }
 
   async del(key: string): Promise<void> {
-    await this.redis.del(key);
+    await this.reached(this.redis.del(key));
   }
 
   async increment(key: string, ttlSeconds: number): Promise<{ value: number; ttlSeconds: number }> {
-    const [value, ttl] = await this.redis.incrementWithTtl(key, ttlSeconds);
+    const [value, ttl] = await this.reached(this.redis.incrementWithTtl(key, ttlSeconds));
     return { value, ttlSeconds: ttl };
   }
 
   async hashIncrement(key: string, field: string, by: number): Promise<void> {
-    await this.redis.hincrby(key, field, by);
+    await this.reached(this.redis.hincrby(key, field, by));
   }
 
   async hashSet(key: string, field: string, value: string): Promise<void> {
-    await this.redis.hset(key, field, value);
+    await this.reached(this.redis.hset(key, field, value));
   }
 
   async hashSetAndIncrement(
@@ -88,28 +90,30 @@ export class RedisCacheStore extends CacheStore {
     set: { field: string; value: string },
     increment: { field: string; by: number },
   ): Promise<void> {
-    await this.redis.hashSetAndIncrementBy(key, set.field, set.value, increment.field, increment.by);
+    await this.reached(
+      this.redis.hashSetAndIncrementBy(key, set.field, set.value, increment.field, increment.by),
+    );
   }
 
   hashGetAll(key: string): Promise<Record<string, string>> {
-    return this.redis.hgetall(key);
+    return this.reached(this.redis.hgetall(key));
   }
 
   async hashTake(key: string): Promise<Record<string, string>> {
-    const results = await this.redis.multi().hgetall(key).del(key).exec();
+    const results = await this.reached(this.redis.multi().hgetall(key).del(key).exec());
     return (results?.[0]?.[1] as Record<string, string> | undefined) ?? {};
   }
 
   async setAdd(key: string, member: string): Promise<void> {
-    await this.redis.sadd(key, member);
+    await this.reached(this.redis.sadd(key, member));
   }
 
   setMembers(key: string): Promise<string[]> {
-    return this.redis.smembers(key);
+    return this.reached(this.redis.smembers(key));
   }
 
   async setRemove(key: string, member: string): Promise<void> {
-    await this.redis.srem(key, member);
+    await this.reached(this.redis.srem(key, member));
   }
 
   async ping(): Promise<boolean> {
@@ -122,5 +126,14 @@ export class RedisCacheStore extends CacheStore {
 
   async close(): Promise<void> {
     await this.redis.quit();
+  }
+
+  /** Redis not reached (down, retries spent, connection closed) is an outage; an error reply is not. */
+  private async reached<T>(command: Promise<T>): Promise<T> {
+    try {
+      return await command;
+    } catch (error) {
+      throw error instanceof ReplyError ? error : new CacheUnavailableError(error);
+    }
   }
 }
