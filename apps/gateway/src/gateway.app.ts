@@ -15,6 +15,7 @@ import { ApiKeyUsage } from './api-keys/api-key-usage';
 import { GatewayModule } from './gateway.module';
 import { gatewaySettings, type GatewayTuning } from './gateway.settings';
 import { answerClientErrorsInTheErrorShape } from './http/client-errors';
+import { trustProxySetting } from './http/trust-proxy';
 import { parseJsonBodies } from './http/deferred-body-errors';
 import { assignRequestId } from './http/request-id.middleware';
 import { methodNotAllowed } from './http/method-not-allowed';
@@ -76,6 +77,7 @@ async function startInScope(
       { logger: new PinoNestLogger(logger), bodyParser: false, abortOnError: false },
     );
     app.disable('x-powered-by');
+    app.set('trust proxy', trustProxySetting(runtime.config.TRUST_PROXY));
     app.use(assignRequestId);
     app.use(requestMetrics);
     app.use(requestTracing);

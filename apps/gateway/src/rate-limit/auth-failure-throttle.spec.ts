@@ -57,4 +57,30 @@ describe('failed authentications are throttled per client address', () => {
       .send({});
     expect(allowed.status).toBe(400);
   });
+
+  it('takes the client address from X-Forwarded-For only behind a trusted proxy (TRUST_PROXY)', async () => {
+    const burst = async (forwardedFor: string, expected: number) => {
+      for (let n = 0; n < 3; n++) {
+        await request(gateway.url)
+          .get('/v1/accounts/me')
+          .set(bearer(madeUp(n)))
+          .set('X-Forwarded-For', forwardedFor)
+          .expect(expected);
+      }
+    };
+    // Trusting nobody (the default), a client cannot pick its address: the header is ignored.
+    await burst('203.0.113.1', 401);
+    await burst('203.0.113.2', 429);
+    await gateway.close();
+
+    gateway = await startTestGateway({ env: { AUTH_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' } });
+    await burst('203.0.113.1', 401);
+    await request(gateway.url)
+      .get('/v1/accounts/me')
+      .set(bearer(madeUp(9)))
+      .set('X-Forwarded-For', '203.0.113.1')
+      .expect(429);
+    // Another client behind the same proxy keeps its own count.
+    await burst('203.0.113.2', 401);
+  });
 });

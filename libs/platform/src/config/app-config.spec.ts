@@ -66,3 +66,19 @@ describe('loadConfig: broker security', () => {
     expect(() => loadConfig({ KAFKA_SSL: 'yes' })).toThrow(/KAFKA_SSL/);
   });
 });
+
+describe('loadConfig: TRUST_PROXY', () => {
+  it.each(['true', 'false', '1', 'loopback', '10.0.0.0/8, loopback', '192.168.1.7', 'fd00::/8,uniquelocal'])(
+    'takes %p',
+    (value) => {
+      expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toBe(value.trim());
+    },
+  );
+
+  it.each(['yes', '10.0.0.0/8/1', 'proxy.internal', '10.0.0.0/x'])(
+    'stops at start on %p, naming the setting',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    },
+  );
+});

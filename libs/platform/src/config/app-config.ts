@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const flag = z
@@ -44,6 +45,18 @@ export const AppConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Failed authentications (API keys and the admin token) per client address per minute, then 429. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /**
+   * gateway: which proxies' `X-Forwarded-For` to believe for the client's address (Express's `trust
+   * proxy`: `true`, a hop count, or addresses/subnets such as `10.0.0.0/8,loopback`). Unset: none.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .refine(
+      isTrustProxy,
+      'expected true, false, a hop count, or addresses/subnets (e.g. 10.0.0.0/8,loopback)',
+    )
+    .optional(),
   MIGRATE_ON_START: flag,
   WEBHOOK_RETRY_SCHEDULE: z.string().default('10s,1m,5m,30m,1h,2h,4h,8h'),
   /** Below COMMAND_TIMEOUT_MS: a webhook DELETE or PATCH waits for the attempts in flight, and must answer in time. */
@@ -81,6 +94,21 @@ export const AppConfigSchema = z.object({
 export type AppConfig = z.infer<typeof AppConfigSchema>;
 
 /** Settings that only make sense together. Messages name the variables, never their values. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustProxy(value: string): boolean {
+  if (value === '' || value === 'true' || value === 'false' || /^\d+$/.test(value)) {
+    return true;
+  }
+  return value.split(',').every((item) => {
+    const [address = '', prefix, extra] = item.trim().split('/');
+    return (
+      PROXY_NAMES.has(address) ||
+      (isIP(address) !== 0 && extra === undefined && (prefix === undefined || /^\d{1,3}$/.test(prefix)))
+    );
+  });
+}
+
 const ConsistentAppConfig = AppConfigSchema.superRefine((config, context) => {
   const problem = (variable: string, message: string) =>
     context.addIssue({ code: 'custom', path: [variable], message });
