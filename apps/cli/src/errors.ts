@@ -10,7 +10,7 @@ export class CliError extends Error {
 }
 
 export const EXIT_FAILURE = 1;
-/** Distinct from API errors so scripts can retry when the gateway is merely unreachable. */
+/** Distinct from API errors so scripts can retry: the gateway unreachable, or answering 429/503. */
 export const EXIT_UNREACHABLE = 2;
 
 // Duck-typed rather than `instanceof Error`: errors from Node internals can come from another

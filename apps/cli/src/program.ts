@@ -25,7 +25,7 @@ Examples:
 
 Environment:
   CTS_URL        default for --url
-  CTS_API_KEY    API key of cts listen and cts mcp when --api-key is not given (kept out of ps)
+  CTS_API_KEY    API key of cts listen, cts mcp and cts fund when not given on the command line (kept out of ps)
   ADMIN_TOKEN    admin token when --token is not given
   CTS_DATA_DIR   where the gateway keeps admin-token (default ./.data)
   CTS_CONFIG_DIR where cts listen keeps its state (default ~/.config/cts)

@@ -51,4 +51,34 @@ describe('cts fund', () => {
       'error: test_mode_only: sandbox funding needs a test key (request_id: req_3)\n',
     );
   });
+
+  it('takes the key from CTS_API_KEY when only the asset and amount are given (out of ps)', async () => {
+    const result = await runCli(['fund', 'USDC', '7', '--url', api.url], {
+      env: { CTS_API_KEY: 'svc_test_env' },
+    });
+    const missing = await runCli(['fund', 'USDC', '7', '--url', api.url]);
+
+    expect(result.exitCode).toBe(0);
+    expect(api.requests).toEqual([
+      expect.objectContaining({ authorization: 'Bearer svc_test_env', body: { asset: 'USDC', amount: '7' } }),
+    ]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain('an API key is required');
+  });
+
+  it('exits 2 on 429 and 503, which say "later", so a script can retry', async () => {
+    for (const [status, code] of [
+      [429, 'rate_limited'],
+      [503, 'service_unavailable'],
+    ] as const) {
+      api.respond('POST', '/v1/sandbox/fund', status, {
+        error: { code, message: 'later', request_id: 'req_4' },
+      });
+
+      const result = await runCli(['fund', 'svc_test_key', 'USDC', '100', '--url', api.url]);
+
+      expect([status, result.exitCode]).toEqual([status, 2]);
+      expect(result.stderr).toBe(`error: ${code}: later (request_id: req_4)\n`);
+    }
+  });
 });

@@ -24,9 +24,15 @@ export interface ApiErrorDetails {
 }
 
 /** The API answered with a 4xx/5xx. */
+/** Answers that say "later", not "no": exit 2 like an unreachable gateway, so scripts retry them. */
+const RETRYABLE_STATUSES = new Set([429, 503]);
+
 export class ApiError extends CliError {
   constructor(readonly details: ApiErrorDetails) {
-    super(describeApiError(details), EXIT_FAILURE);
+    super(
+      describeApiError(details),
+      RETRYABLE_STATUSES.has(details.status) ? EXIT_UNREACHABLE : EXIT_FAILURE,
+    );
     this.name = 'ApiError';
   }
 }
