@@ -50,6 +50,13 @@ describe('deploy/Dockerfile', () => {
     }
   });
 
+  it('exposes every port the apps listen on: the gateway’s API and metrics ports, the services’ internal port', () => {
+    const exposed = DOCKERFILE.split('\n')
+      .filter((line) => /^EXPOSE\s/.test(line))
+      .flatMap((line) => line.trim().split(/\s+/).slice(1));
+    expect(exposed.sort()).toEqual(['8080', '9464', '9465']);
+  });
+
   it('has its syntax directive on the first line, the only place BuildKit reads it', () => {
     expect(DOCKERFILE.split('\n')[0]).toMatch(/^# syntax=docker\/dockerfile:1/);
   });

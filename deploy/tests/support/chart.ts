@@ -37,6 +37,8 @@ export interface RenderOptions {
   valuesFiles?: readonly string[];
   /** `--set` pairs, e.g. `apps.gateway.replicas=3`. */
   set?: readonly string[];
+  /** `--set-json` pairs, for a value that replaces a list, e.g. `networkPolicy.scrapers=[…]`. */
+  setJson?: readonly string[];
   release?: string;
 }
 
@@ -48,6 +50,7 @@ const templateArgs = (options: RenderOptions): string[] => [
   'cts',
   ...(options.valuesFiles ?? []).flatMap((file) => ['-f', file]),
   ...(options.set ?? []).flatMap((pair) => ['--set', pair]),
+  ...(options.setJson ?? []).flatMap((pair) => ['--set-json', pair]),
 ];
 
 export interface Rendered {
