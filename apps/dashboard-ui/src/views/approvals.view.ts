@@ -2,6 +2,7 @@ import { CtsApiError, type PendingApproval } from '@cts/sdk';
 import { type ViewContext, type ViewDefinition } from '../app/view';
 import { type Opened } from '../crypto/amounts';
 import { amountElement } from '../ui/amount';
+import { approvedNotice, approveMessage, describeApproval } from './approval-text';
 import { confirmAction } from '../ui/dialog';
 import { button, h, replaceChildren } from '../ui/dom';
 import { idElement, pluralize, timeElement, timeLeft } from '../ui/format';
@@ -15,35 +16,9 @@ interface Card {
   expired: boolean;
 }
 
-/**
- * A held x402 payment's payee and resource (the API's `x402`, null for a transfer). `to` is then only
- * the resource's host, so the person must see these to know who is paid.
- */
-interface X402Terms {
-  pay_to: string;
-  resource: string;
-}
-
-const x402Of = (item: PendingApproval): X402Terms | null =>
-  (item as PendingApproval & { x402?: X402Terms | null }).x402 ?? null;
-
-/**
- * What the person is asked to approve, in words: "15 USDC to @shop from @me/shopper", or for an x402
- * payment "0.5 USDC to <payee address> for https://api.example.com/… from @me/shopper".
- */
-function describe(item: PendingApproval, opened: Opened): string {
-  const amount =
-    opened.state === 'open'
-      ? `${opened.text} ${item.asset ?? ''}`.trim()
-      : `${item.asset ?? 'USDC'} (amount locked)`;
-  const x402 = x402Of(item);
-  const payee = x402 ? `${x402.pay_to} for ${x402.resource}` : item.to;
-  return `${amount} to ${payee} from ${item.agent}`;
-}
-
 /** The x402 facts, when it is one: who is paid and for which resource. */
 function x402Facts(item: PendingApproval): HTMLElement[] {
-  const x402 = x402Of(item);
+  const x402 = item.x402;
   return x402
     ? [
         h('dt', {}, 'Pays to (x402)'),
@@ -137,7 +112,7 @@ class ApprovalsInbox {
       h(
         'article',
         { attrs: { 'aria-labelledby': headingId } },
-        h('h2', { id: headingId }, describe(item, opened)),
+        h('h2', { id: headingId }, describeApproval(item, opened)),
         h(
           'dl',
           { class: 'facts' },
@@ -209,11 +184,9 @@ class ApprovalsInbox {
     const confirmed = await confirmAction({
       title: approve ? 'Approve this payment?' : 'Reject this payment?',
       message: approve
-        ? `Send ${describe(item, opened)}. It is signed and submitted at once, under the agent's current policy.${
-            this.context.session.environment === 'live' ? ' This is live: real funds move.' : ''
-          }`
-        : `Discard ${describe(item, opened)}. Nothing is sent.`,
-      confirmLabel: approve ? 'Approve and send' : 'Reject payment',
+        ? approveMessage(item, opened, this.context.session.environment)
+        : `Discard ${describeApproval(item, opened)}. Nothing is sent.`,
+      confirmLabel: approve ? (item.x402 ? 'Approve' : 'Approve and send') : 'Reject payment',
       danger: !approve,
     });
     const card = this.cards.get(item.transaction_id);
@@ -236,11 +209,7 @@ class ApprovalsInbox {
         );
       } else if (approve) {
         // The transfer is the agent's (sender) and the recipient's: the owner cannot read it itself.
-        notify(
-          result.transfer_id
-            ? `Approved: transfer ${result.transfer_id} was signed and submitted.`
-            : 'Approved.',
-        );
+        notify(approvedNotice(item, opened, result));
       } else {
         notify('Rejected: nothing was sent.');
       }
