@@ -6,6 +6,7 @@ import { VIEWS, DEFAULT_VIEW } from '../views/views';
 import { renderSignIn } from '../views/sign-in.view';
 import { setUpUnlockDialog } from './unlock-dialog';
 import { PendingFeed } from './pending-feed';
+import { parseHash } from './route';
 import { clientFor, environmentOf, forgetApiKey, type Session, storeApiKey, storedApiKey } from './session';
 import { type View, type ViewContext } from './view';
 
@@ -16,15 +17,6 @@ interface Running {
   pending: PendingFeed;
   view?: View;
   viewName?: string;
-}
-
-function parseHash(hash: string): { name: string; path: string[]; query: URLSearchParams } | undefined {
-  if (!hash.startsWith('#/')) {
-    return undefined;
-  }
-  const [route, query = ''] = hash.slice(2).split('?');
-  const [name = '', ...path] = route.split('/').filter(Boolean).map(decodeURIComponent);
-  return { name, path, query: new URLSearchParams(query) };
 }
 
 /** The page: sign-in, then the signed-in shell (header, navigation, one view at a time). */
@@ -105,7 +97,8 @@ export class DashboardApp {
     if (!parsed) {
       return; // `#main` from the skip link: not a route.
     }
-    const definition = VIEWS[parsed.name];
+    // Own names only: `#/constructor` is no view.
+    const definition = Object.hasOwn(VIEWS, parsed.name) ? VIEWS[parsed.name] : undefined;
     if (!definition) {
       this.navigate(`#/${DEFAULT_VIEW}`);
       return;
