@@ -81,6 +81,45 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
     expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
   }, 30_000);
 
+  it('keeps the API key through an outage at start-up and a hash that does not decode', async () => {
+    const holder = await createHolder(stack);
+    const opened = await open();
+    const { page } = opened;
+    await signIn(page, holder.token);
+    await page.getByRole('heading', { level: 1, name: 'Transfers' }).waitFor();
+
+    // The service answers 503 while the page reloads: the error and a way to retry, still signed in.
+    await page.route('**/v1/accounts/me', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'service_unavailable', message: 'Try again shortly' } }),
+      }),
+    );
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'The dashboard could not load' }).waitFor();
+    await page.getByText('Try again shortly').waitFor();
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('cts.dashboard.api_key')")).toBe(
+      holder.token,
+    );
+    await page.unroute('**/v1/accounts/me');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Transfers' }).waitFor();
+    // Chrome logs the simulated 503s; nothing else may be logged.
+    opened.problems.splice(
+      0,
+      opened.problems.length,
+      ...opened.problems.filter((p) => !/status of 503/.test(p)),
+    );
+
+    // A badly percent-encoded hash is an unknown route: the first screen, still signed in.
+    // (replaceState: no hashchange, so the reload is what meets it.)
+    await page.evaluate("history.replaceState(null, '', '#/agents/%E0%A4%A')");
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Transfers' }).waitFor();
+    await expect(page.locator('#account-handle').textContent()).resolves.toBe(holder.handle);
+  }, 30_000);
+
   it('keeps the view a navigation link opened while the first poll of pending payments is still out', async () => {
     const holder = await createHolder(stack);
     const { page } = await open();

@@ -1,6 +1,6 @@
 import { type Account, type CtsClient } from '@cts/sdk';
 import { Amounts } from '../crypto/amounts';
-import { byId, h, replaceChildren } from '../ui/dom';
+import { button, byId, h, replaceChildren } from '../ui/dom';
 import { clearNotices, describeError, isUnauthorized, notify } from '../ui/notices';
 import { VIEWS, DEFAULT_VIEW } from '../views/views';
 import { renderSignIn } from '../views/sign-in.view';
@@ -37,11 +37,50 @@ export class DashboardApp {
       this.showSignIn();
       return;
     }
+    await this.resume(apiKey);
+  }
+
+  /**
+   * Signs in again with the key this tab kept. Only a refused key (401) signs out: an outage or a
+   * network error keeps the key and offers to try again, as `fail()` does on every other screen.
+   */
+  private async resume(apiKey: string): Promise<void> {
     try {
       await this.signIn(apiKey, await clientFor(apiKey).me(), undefined);
     } catch (error) {
-      this.signOut(isUnauthorized(error) ? 'Your API key was refused. Sign in again.' : describeError(error));
+      if (isUnauthorized(error)) {
+        this.signOut('Your API key was refused. Sign in again.');
+      } else {
+        this.showStartFailure(apiKey, error);
+      }
     }
+  }
+
+  private showStartFailure(apiKey: string, error: unknown): void {
+    this.stopRunning();
+    byId('site-nav').hidden = true;
+    byId('account').hidden = true;
+    document.title = 'Not loaded · Dashboard';
+    const retry = button(
+      'Try again',
+      () => {
+        retry.disabled = true;
+        void this.resume(apiKey);
+      },
+      { class: 'primary' },
+    );
+    replaceChildren(
+      this.main,
+      h('h1', { attrs: { tabindex: -1 } }, 'The dashboard could not load'),
+      h('p', { attrs: { role: 'alert' } }, describeError(error)),
+      h('p', {}, 'You are still signed in in this tab. Try again in a moment, or sign out.'),
+      h(
+        'div',
+        { class: 'actions' },
+        retry,
+        button('Sign out', () => this.signOut()),
+      ),
+    );
   }
 
   private showSignIn(message?: string): void {
@@ -164,14 +203,18 @@ export class DashboardApp {
   /** Forgets both keys, stops polling and drops every rendered secret. */
   private signOut(message?: string): void {
     forgetApiKey();
+    this.stopRunning();
+    history.replaceState(null, '', location.pathname);
+    clearNotices();
+    this.showSignIn(message);
+  }
+
+  private stopRunning(): void {
     if (this.running) {
       this.running.view?.dispose?.();
       this.running.pending.stop();
       this.running.amounts.setKey(undefined);
       this.running = undefined;
     }
-    history.replaceState(null, '', location.pathname);
-    clearNotices();
-    this.showSignIn(message);
   }
 }
