@@ -2,6 +2,8 @@ import { type CtsClient, type PendingApproval } from '@cts/sdk';
 
 export type PendingListener = (pending: readonly PendingApproval[]) => void;
 export type PendingErrorListener = (error: unknown) => void;
+/** `loading` until the first answer; `failed` while the latest poll failed (`current` is then stale or absent). */
+export type PendingStatus = 'loading' | 'loaded' | 'failed';
 
 /**
  * Polls `GET /v1/agents/transactions/pending` while signed in (not while the tab is hidden) and tells
@@ -13,6 +15,7 @@ export class PendingFeed {
   private stopped = false;
   private latest: readonly PendingApproval[] | undefined;
   private inFlight: Promise<void> | undefined;
+  private lastFailed = false;
 
   constructor(
     private readonly client: CtsClient,
@@ -24,6 +27,10 @@ export class PendingFeed {
 
   get current(): readonly PendingApproval[] | undefined {
     return this.latest;
+  }
+
+  get status(): PendingStatus {
+    return this.lastFailed ? 'failed' : this.latest ? 'loaded' : 'loading';
   }
 
   subscribe(listener: PendingListener): () => void {
@@ -57,11 +64,13 @@ export class PendingFeed {
         return;
       }
       this.latest = pending;
+      this.lastFailed = false;
       for (const listener of this.listeners) {
         listener(pending);
       }
     } catch (error) {
       if (!this.stopped) {
+        this.lastFailed = true;
         this.onError(error);
       }
     } finally {

@@ -1,6 +1,6 @@
 import { type AgentTransaction, type PendingApproval } from '@cts/sdk';
 import { type Opened } from '../crypto/amounts';
-import { approvedNotice, approveMessage } from './approval-text';
+import { approvedNotice, approveMessage, inboxSummary } from './approval-text';
 
 const transfer: PendingApproval = {
   transaction_id: 'atx_1',
@@ -51,6 +51,23 @@ describe('approving a held x402 payment', () => {
     const notice = approvedNotice(x402, open, approved('x402_1'));
     expect(notice).toBe(
       'Approved: @me/shopper may now pay 0.5 USDC to PayeeAddress111 for https://api.example.com/report when it asks again (payment x402_1); nothing is paid until then.',
+    );
+  });
+});
+
+describe('inboxSummary', () => {
+  it('says nothing is waiting only once the list was loaded', () => {
+    expect(inboxSummary('loading', false, 0)).toBe('Loading…');
+    expect(inboxSummary('loaded', true, 0)).toBe('Nothing is waiting for your approval.');
+    expect(inboxSummary('loaded', true, 2)).toBe('2 payments waiting for your decision.');
+  });
+
+  it('says the list could not be loaded instead of claiming it is empty', () => {
+    expect(inboxSummary('failed', false, 0)).toBe(
+      'The payments waiting for approval could not be loaded. Trying again every few seconds.',
+    );
+    expect(inboxSummary('failed', true, 1)).toBe(
+      '1 payment waiting for your decision. The last check failed: this list may be out of date.',
     );
   });
 });

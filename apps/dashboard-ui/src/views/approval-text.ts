@@ -1,5 +1,7 @@
 import { type AgentTransaction, type PendingApproval } from '@cts/sdk';
+import { type PendingStatus } from '../app/pending-feed';
 import { type Opened } from '../crypto/amounts';
+import { pluralize } from '../ui/format';
 
 /**
  * What the person is asked to approve, in words: "15 USDC to @shop from @me/shopper", or for an x402
@@ -42,4 +44,18 @@ export function approvedNotice(item: PendingApproval, opened: Opened, result: Ag
   return result.transfer_id
     ? `Approved: transfer ${result.transfer_id} was signed and submitted.`
     : 'Approved.';
+}
+
+/** The inbox's summary line: "nothing is waiting" only when the list was loaded, never beside an error. */
+export function inboxSummary(status: PendingStatus, loaded: boolean, waiting: number): string {
+  if (!loaded) {
+    return status === 'failed'
+      ? 'The payments waiting for approval could not be loaded. Trying again every few seconds.'
+      : 'Loading…';
+  }
+  const count =
+    waiting === 0
+      ? 'Nothing is waiting for your approval.'
+      : `${pluralize(waiting, 'payment')} waiting for your decision.`;
+  return status === 'failed' ? `${count} The last check failed: this list may be out of date.` : count;
 }

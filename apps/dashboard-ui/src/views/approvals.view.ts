@@ -2,10 +2,10 @@ import { CtsApiError, type PendingApproval } from '@cts/sdk';
 import { type ViewContext, type ViewDefinition } from '../app/view';
 import { type Opened } from '../crypto/amounts';
 import { amountElement } from '../ui/amount';
-import { approvedNotice, approveMessage, describeApproval } from './approval-text';
+import { approvedNotice, approveMessage, describeApproval, inboxSummary } from './approval-text';
 import { confirmAction } from '../ui/dialog';
 import { button, h, replaceChildren } from '../ui/dom';
-import { idElement, pluralize, timeElement, timeLeft } from '../ui/format';
+import { idElement, timeElement, timeLeft } from '../ui/format';
 import { notify } from '../ui/notices';
 
 interface Card {
@@ -170,10 +170,8 @@ class ApprovalsInbox {
       }
     }
     const waiting = [...this.cards.values()].filter((card) => !card.expired).length;
-    const text =
-      waiting === 0
-        ? 'Nothing is waiting for your approval.'
-        : `${pluralize(waiting, 'payment')} waiting for your decision.`;
+    const feed = this.context.pending;
+    const text = inboxSummary(feed.status, feed.current !== undefined, waiting);
     if (this.summary.textContent !== text) {
       this.summary.textContent = text;
     }
