@@ -245,6 +245,21 @@ describe('dashboard: webhook subscriptions and held payments (one-process mode, 
     await expect(rows.first().locator('td[data-label="About"] code.id').getAttribute('title')).resolves.toBe(
       transferId,
     );
+
+    // The subscription's delivery log pages back too (22 deliveries: 21 test events and the transfer).
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('Delivery log').click();
+    const deliveries = page.locator('tr[data-delivery-id]');
+    await deliveries.nth(19).waitFor();
+    await expect(deliveries.count()).resolves.toBe(20);
+    await page.getByRole('button', { name: 'Load older deliveries' }).click();
+    await deliveries.nth(20).waitFor();
+    await expect(page.getByRole('button', { name: 'Load older deliveries' }).count()).resolves.toBe(0);
+    const ids: string[] = [];
+    for (const row of await deliveries.all()) {
+      ids.push((await row.getAttribute('data-delivery-id')) ?? '');
+    }
+    expect(new Set(ids).size).toBe(ids.length);
   }, 60_000);
 
   it("shows each held payment's state on the agent's page", async () => {

@@ -3,16 +3,26 @@ import { type ViewContext } from '../app/view';
 import { button, cell, h, replaceChildren, table } from '../ui/dom';
 import { idElement, timeElement } from '../ui/format';
 import { notify } from '../ui/notices';
+import { deliveryResponse, failureText } from './webhook-delivery-text';
 
 const REFRESH_PENDING_MS = 2_000;
+const PAGE_SIZE = 20;
+/** The API's largest page: a refresh reloads at most this many of the rows already shown. */
+const MAX_PAGE = 100;
 
 function responseElement(delivery: WebhookDelivery): HTMLElement | string {
-  const code = delivery.response_status_code;
-  if (code !== null) {
-    return h('span', { class: code >= 200 && code < 300 ? 'ok' : 'rejected' }, String(code));
-  }
-  // No status code: either not tried yet, or tried and nothing answered (refused, timed out).
-  return (delivery.attempt_count ?? 0) === 0 ? 'not sent yet' : 'no answer';
+  const { text, tone } = deliveryResponse(delivery);
+  return tone ? h('span', { class: tone }, text) : text;
+}
+
+function statusElement(delivery: WebhookDelivery): HTMLElement {
+  const status = h(
+    'span',
+    { class: `status status-${delivery.status ?? 'unknown'}` },
+    delivery.status ?? '—',
+  );
+  const why = failureText(delivery);
+  return why ? h('span', {}, status, h('span', { class: 'failure-reason' }, ` — ${why}`)) : status;
 }
 
 function deliveryRow(
@@ -23,10 +33,7 @@ function deliveryRow(
     'tr',
     { attrs: { 'data-delivery-id': delivery.delivery_id, 'data-event-id': delivery.event_id ?? '' } },
     cell('Event', delivery.event ?? '—'),
-    cell(
-      'Status',
-      h('span', { class: `status status-${delivery.status ?? 'unknown'}` }, delivery.status ?? '—'),
-    ),
+    cell('Status', statusElement(delivery)),
     cell('Response', responseElement(delivery)),
     cell('Attempts', String(delivery.attempt_count ?? '—')),
     cell('Retries', String(delivery.retry_count)),
@@ -53,26 +60,36 @@ export interface DeliveryLog {
 /** A subscription's delivery log, loaded when opened, with a replay button per event. */
 export function deliveryLog(context: ViewContext, webhook: Webhook): DeliveryLog {
   const log = h('div', { class: 'delivery-log', attrs: { 'aria-live': 'polite' } });
+  const { table: element, body } = table(`Deliveries to ${webhook.url}, newest first`, [
+    'Event',
+    'Status',
+    'Response',
+    'Attempts',
+    'Retries',
+    'Last attempt',
+    'Next attempt',
+    'Event id',
+    'Actions',
+  ]);
+  const more = button('Load older deliveries', () => void loadOlder());
+  const pagination = h('nav', { class: 'pagination', attrs: { 'aria-label': 'More deliveries' } }, more);
+  const rows = (deliveries: WebhookDelivery[]) =>
+    deliveries.map((delivery) => deliveryRow(delivery, (d) => void replay(d)));
+  /** The newest deliveries again (as many as are shown, within one page of the API), on open or refresh. */
   const load = async (): Promise<void> => {
+    const limit = Math.min(MAX_PAGE, Math.max(PAGE_SIZE, body.rows.length));
     try {
-      const { deliveries } = await context.client.deliveries(webhook.webhook_id);
+      const { deliveries, has_more: hasMore } = await context.client.deliveries(webhook.webhook_id, {
+        limit,
+      });
       if (deliveries.length === 0) {
         replaceChildren(log, h('p', {}, 'No deliveries yet.'));
         return;
       }
-      const { table: element, body } = table(`Deliveries to ${webhook.url}, newest first`, [
-        'Event',
-        'Status',
-        'Response',
-        'Attempts',
-        'Retries',
-        'Last attempt',
-        'Next attempt',
-        'Event id',
-        'Actions',
-      ]);
-      body.append(...deliveries.map((delivery) => deliveryRow(delivery, (d) => void replay(d))));
-      replaceChildren(log, element);
+      replaceChildren(body, rows(deliveries));
+      more.disabled = false;
+      pagination.hidden = false;
+      replaceChildren(log, element, hasMore ? pagination : null);
       // A delivery about to be attempted (a replay, a retry due now): look again shortly, for as long
       // as the log is on screen.
       const soon = Date.now() + 60_000;
@@ -88,6 +105,24 @@ export function deliveryLog(context: ViewContext, webhook: Webhook): DeliveryLog
     } catch (error) {
       replaceChildren(log, h('p', {}, 'The delivery log could not be loaded.'));
       context.fail(error);
+    }
+  };
+  /** The next page after the rows shown (`offset`), like the Events screen's "Load older events". */
+  const loadOlder = async (): Promise<void> => {
+    more.disabled = true;
+    try {
+      const { deliveries, has_more: hasMore } = await context.client.deliveries(webhook.webhook_id, {
+        limit: PAGE_SIZE,
+        offset: body.rows.length,
+      });
+      // Offsets count from the newest: a delivery made meanwhile shifts the page by one. Skip repeats.
+      const shown = new Set([...body.rows].map((row) => row.dataset.deliveryId));
+      body.append(...rows(deliveries.filter((d) => !shown.has(d.delivery_id))));
+      pagination.hidden = !hasMore;
+    } catch (error) {
+      context.fail(error);
+    } finally {
+      more.disabled = false;
     }
   };
   const replay = async (delivery: WebhookDelivery) => {
