@@ -186,6 +186,7 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
     // The agent's page shows what became of the held payment, its amount opened locally.
     await page.getByRole('link', { name: 'Agents' }).click();
     await page.getByRole('link', { name: `View or edit policy of ${agent.handle}` }).click();
+    await page.locator('dt:text-is("Last changed") + dd time').waitFor();
     const held = page.locator(`tr[data-transaction-id="${transactionId}"]`);
     await held.getByText('15 USDC').waitFor();
     await held.getByText('Approved').waitFor();
@@ -235,6 +236,10 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
     await signIn(page, holder.token);
     await page.getByRole('link', { name: 'API keys' }).click();
+    // A test session cannot create live keys: not offered.
+    await expect(page.getByLabel('Environment').locator('option').allTextContents()).resolves.toEqual([
+      'Test (svc_test_)',
+    ]);
     await page.getByLabel('Name', { exact: true }).fill('billing server');
     await page.getByRole('button', { name: 'Create key' }).click();
     const secretInput = page.getByLabel('API key', { exact: true });

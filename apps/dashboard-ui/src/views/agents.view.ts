@@ -8,7 +8,7 @@ import { policyForm } from './policy-form';
 type Agent = AgentAccount & { created_at?: string };
 
 function policySummary(policy: SpendPolicy): HTMLElement {
-  const row = (term: string, value: string) => [h('dt', {}, term), h('dd', {}, value)];
+  const row = (term: string, value: HTMLElement | string) => [h('dt', {}, term), h('dd', {}, value)];
   const hitl = policy.hitl_threshold_usdc;
   return h(
     'dl',
@@ -26,7 +26,7 @@ function policySummary(policy: SpendPolicy): HTMLElement {
       'Active hours',
       policy.active_hours ? `${policy.active_hours} (${policy.timezone ?? 'UTC'})` : 'always',
     ),
-    row('Last changed', policy.updated_at),
+    row('Last changed', timeElement(policy.updated_at)),
   );
 }
 

@@ -65,7 +65,8 @@ function createForm(context: ViewContext, reload: () => void, secretSlot: HTMLEl
   const environment = h(
     'select',
     { attrs: { name: 'environment' } },
-    (['test', 'live'] as const).map((env) =>
+    // A test key cannot create live keys (403): offer only what this session may create.
+    (context.session.environment === 'live' ? (['test', 'live'] as const) : (['test'] as const)).map((env) =>
       h(
         'option',
         { attrs: { value: env, selected: env === context.session.environment } },
