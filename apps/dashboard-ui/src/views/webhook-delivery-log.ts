@@ -88,7 +88,6 @@ export function deliveryLog(context: ViewContext, webhook: Webhook): DeliveryLog
       }
       replaceChildren(body, rows(deliveries));
       more.disabled = false;
-      pagination.hidden = false;
       replaceChildren(log, element, hasMore ? pagination : null);
       // A delivery about to be attempted (a replay, a retry due now): look again shortly, for as long
       // as the log is on screen.
@@ -118,7 +117,9 @@ export function deliveryLog(context: ViewContext, webhook: Webhook): DeliveryLog
       // Offsets count from the newest: a delivery made meanwhile shifts the page by one. Skip repeats.
       const shown = new Set([...body.rows].map((row) => row.dataset.deliveryId));
       body.append(...rows(deliveries.filter((d) => !shown.has(d.delivery_id))));
-      pagination.hidden = !hasMore;
+      if (!hasMore) {
+        pagination.remove(); // Not `hidden`: the stylesheet's display: flex would override it.
+      }
     } catch (error) {
       context.fail(error);
     } finally {
