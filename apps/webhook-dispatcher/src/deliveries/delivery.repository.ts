@@ -5,6 +5,7 @@ import { type EntityManager, In } from 'typeorm';
 import { type AttemptOutcome, type AttemptResult, type FailureReason } from '../attempts/attempt.domain';
 import { type DeliveryState, type DeliveryStatus } from './delivery.domain';
 import { DeliveryEntity } from './delivery.entity';
+import { noChangePending } from '../subscriptions/subscription-change-lock';
 
 export interface NewDelivery {
   id: string;
@@ -84,7 +85,9 @@ export const toDeliveryState = (row: DeliveryEntity): DeliveryState => ({
  * finds, skipping one a DELETE holds: that delivery is left for after the DELETE, which cancels it.
  * Due means a next attempt is set (a check ties it to `pending`); a row updated meanwhile is tested
  * again on its new version before it is locked. `SKIP LOCKED` does not skip the rows the claiming
- * transaction locked itself: a batch passes the ids it has claimed already.
+ * transaction locked itself: a batch passes the ids it has claimed already. A subscription a DELETE
+ * or PATCH is waiting to change is skipped too (`noChangePending`): a batch holding it goes on
+ * claiming as its attempts are answered, and without that the change waited for the whole backlog.
  */
 export const CLAIM_DUE = new PreparedStatement<LockedRow>(
   'webhooks.claim_due_deliveries',
@@ -96,6 +99,7 @@ export const CLAIM_DUE = new PreparedStatement<LockedRow>(
          WHERE s.id = d.subscription_id AND s.deleted_at IS NULL AND s.endpoint <> ALL($2::text[])
            AND ($5::text IS NULL OR s.endpoint = $5::text)
            AND (s.disabled_at IS NULL OR d.event_type = 'webhook.test')
+           AND ${noChangePending('s.id')}
          FOR SHARE SKIP LOCKED)
      ORDER BY d.next_attempt_at LIMIT $4
      FOR NO KEY UPDATE SKIP LOCKED)

@@ -3,6 +3,7 @@ import { type Environment, type WebhookDisabledReason, type WebhookEventType } f
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import { endpointOf, type SubscriptionState } from './subscription.domain';
 import { SubscriptionEntity } from './subscription.entity';
+import { lockForChange } from './subscription-change-lock';
 
 const toState = (row: SubscriptionEntity): SubscriptionState => ({
   id: row.id,
@@ -69,7 +70,7 @@ export class SubscriptionRepository {
   /**
    * Marks it deleted. WARNING: this row update waits for attempts in flight (they hold the row
    * `FOR SHARE` while they send), so once it commits no attempt of the subscription is running
-   * and none can start.
+   * and none can start; from the moment it waits no claim takes its deliveries (`lockForChange`).
    */
   async markDeleted(
     accountId: string,
@@ -78,6 +79,7 @@ export class SubscriptionRepository {
     at: Date,
     manager: EntityManager,
   ): Promise<boolean> {
+    await lockForChange(id, manager);
     const [rows] = await manager.query<[unknown[], number]>(
       `UPDATE "webhooks"."subscriptions" SET deleted_at = $4
        WHERE id = $1 AND account_id = $2 AND environment = $3 AND deleted_at IS NULL RETURNING id`,
@@ -120,6 +122,7 @@ export class SubscriptionRepository {
     at: Date,
     manager: EntityManager,
   ): Promise<SubscriptionState | null> {
+    await lockForChange(id, manager);
     const [rows] = await manager.query<[SubscriptionEntity[], number]>(
       `UPDATE "webhooks"."subscriptions" SET
          url = COALESCE($4, url),
