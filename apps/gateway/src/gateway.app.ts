@@ -1,14 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import {
-  inServiceScope,
-  type MetricsServer,
-  PinoNestLogger,
-  probesByName,
-  startMetricsServer,
-} from '@cts/platform';
+import { type MetricsServer, PinoNestLogger, probesByName, startMetricsServer } from '@cts/platform';
 import { INTERNAL_REPLY_PATH, replyUrlOf } from '@cts/messaging';
-import { connectCommandTransport, type RunningApp, type Runtime } from '@cts/runtime';
+import { connectCommandTransport, type RunningApp, type Runtime, startAsService } from '@cts/runtime';
 import { type AddressInfo } from 'node:net';
 import { type Logger } from 'pino';
 import { ApiKeyUsage } from './api-keys/api-key-usage';
@@ -43,9 +37,7 @@ export function startGateway(
   options: GatewayOptions = {},
 ): Promise<RunningApp & { url: string; metricsUrl: string }> {
   const logger = runtime.logger('gateway');
-  const start = () => startInScope(runtime, options, logger);
-  // Beside the services in one process, its work runs as the gateway's (see startService).
-  return runtime.mode === 'embedded' ? inServiceScope(logger, start) : start();
+  return startAsService(runtime, logger, () => startInScope(runtime, options, logger));
 }
 
 async function startInScope(

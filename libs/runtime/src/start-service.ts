@@ -91,9 +91,15 @@ export function dataSourceFor(definition: ServiceDefinition, url: string): DataS
  */
 export function startService(definition: ServiceDefinition, runtime: Runtime): Promise<RunningApp> {
   const logger = runtime.logger(definition.name);
-  const start = () => startInScope(definition, runtime, logger);
-  // One process, several services: whatever a service starts runs as it, so its log lines carry its
-  // name. Alone in its process it needs no scope (and its promises skip the scope's bookkeeping).
+  return startAsService(runtime, logger, () => startInScope(definition, runtime, logger));
+}
+
+/**
+ * Starts an app (a service, the gateway) as its own service. One process, several services: whatever
+ * it starts runs as it, so its log lines carry its name. Alone in its process it needs no scope (and
+ * its promises skip the scope's bookkeeping).
+ */
+export function startAsService<T>(runtime: Runtime, logger: Logger, start: () => T): T {
   return runtime.mode === 'embedded' ? inServiceScope(logger, start) : start();
 }
 

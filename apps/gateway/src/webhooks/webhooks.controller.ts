@@ -8,8 +8,8 @@ import {
   ApiQuery,
 } from '@nestjs/swagger';
 import {
+  type Account,
   DeleteWebhook,
-  GetAccount,
   GetWebhook,
   ListWebhookDeliveries,
   ListWebhooks,
@@ -24,7 +24,7 @@ import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
-import { OwnerKeysOnlyGuard } from './owner-keys-only.guard';
+import { OwnerAccount, OwnerKeysOnlyGuard } from './owner-keys-only.guard';
 import {
   CreateWebhookBody,
   EventIdParam,
@@ -158,9 +158,9 @@ export class WebhooksController {
   @ApiErrors([404, 'webhook_not_found'])
   async sendTest(
     @CurrentCaller() caller: Caller,
+    @OwnerAccount() account: Account,
     @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
   ): Promise<WebhookDelivery> {
-    const account = unwrap(await this.commands.send(GetAccount, this.scope(caller), caller.context));
     return unwrap(
       await this.commands.send(
         SendTestWebhook,

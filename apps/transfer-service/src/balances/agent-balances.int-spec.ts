@@ -23,11 +23,7 @@ describe('transfer-service: the balances of an agent with a public balance', () 
 
   beforeAll(async () => {
     await harness.start();
-    const owner = await harness.openAccount({ type: 'business' });
-    agent = await harness.openAccount({
-      type: 'agent',
-      owner: { account_id: owner.account_id, handle: owner.handle },
-    });
+    agent = await harness.openAgent(await harness.openAccount({ type: 'business' }));
     funder = await harness.openAccount();
     await harness.fund(funder, 10n * USDC);
     expect(codeOf(await harness.send(funder, agent.handle, PUBLIC, { confidential: false }))).toBe('ok');

@@ -123,6 +123,11 @@ export class TransferHarness {
     return this.peers.accounts.register(account);
   }
 
+  /** An agent account under `owner`. */
+  openAgent(owner: AccountParty): Promise<AccountParty> {
+    return this.openAccount({ type: 'agent', owner: { account_id: owner.account_id, handle: owner.handle } });
+  }
+
   /** Test funds into the account's confidential available balance; fails the test if refused. */
   async fund(account: AccountParty, amount: bigint): Promise<void> {
     const funded = await this.service.commands.send(

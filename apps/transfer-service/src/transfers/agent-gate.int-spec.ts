@@ -15,10 +15,7 @@ describe('transfer-service: the agent gate', () => {
   beforeAll(async () => {
     await harness.start();
     owner = await harness.openAccount({ type: 'business' });
-    agent = await harness.openAccount({
-      type: 'agent',
-      owner: { account_id: owner.account_id, handle: owner.handle },
-    });
+    agent = await harness.openAgent(owner);
     shop = await harness.openAccount({ type: 'business' });
     await harness.fund(agent, 5n * USDC);
   });

@@ -18,11 +18,7 @@ describe('transfer-service: the x402 float of an agent', () => {
 
   beforeAll(async () => {
     await harness.start();
-    const owner = await harness.openAccount({ type: 'business' });
-    agent = await harness.openAccount({
-      type: 'agent',
-      owner: { account_id: owner.account_id, handle: owner.handle },
-    });
+    agent = await harness.openAgent(await harness.openAccount({ type: 'business' }));
     shop = await harness.openAccount({ type: 'business' });
     funder = await harness.openAccount();
     await harness.fund(funder, 5n * USDC);
