@@ -205,12 +205,13 @@ describe('batch consumers on a real broker (KafkaBatchServer)', () => {
     const second = await startServer('membership', settings, handlers);
     await eventually(() => expect(statuses).toContain('rebalancing'), 30_000);
     await eventually(() => expect(statuses.at(-1)).toBe('connected'), 30_000);
+    // Counted before the close: the first member may see the leave while close() still waits.
+    const rebalances = statuses.filter((status) => status === 'rebalancing').length;
     await second.close();
     servers = servers.filter((server) => server !== second);
-    const rebalances = statuses.filter((status) => status === 'rebalancing').length;
 
     await eventually(
-      () => expect(statuses.filter((s) => s === 'rebalancing').length).toBe(rebalances + 1),
+      () => expect(statuses.filter((s) => s === 'rebalancing').length).toBeGreaterThan(rebalances),
       60_000,
     );
     await eventually(() => expect(statuses.at(-1)).toBe('connected'), 30_000);
