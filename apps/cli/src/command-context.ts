@@ -64,7 +64,10 @@ export class CommandContext {
 }
 
 export function jsonOption(): Option {
-  return new Option('--json', 'print the raw JSON response (for scripts)');
+  return new Option(
+    '--json',
+    'print the raw JSON response, and an error as one JSON line on stderr (for scripts)',
+  );
 }
 
 /** Path parameters come from the operator's shell: never let one change the route. */

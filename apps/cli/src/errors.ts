@@ -1,11 +1,39 @@
+/**
+ * Codes of the errors the CLI raises itself (never one of the API's codes, so a script can tell
+ * them apart): bad arguments or setup, no answer from the gateway, an answer that is not JSON, a
+ * failure of the CLI's own (a file, a script), and a bug.
+ */
+export type CliErrorCode =
+  'invalid_usage' | 'gateway_unreachable' | 'unexpected_response' | 'cli_error' | 'unexpected_failure';
+
+/** An error as `--json` prints it: the API's error shape (docs/architecture-brief.md §6). */
+export interface ErrorJson {
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly request_id?: string;
+    readonly param?: string;
+    readonly reason?: string;
+  };
+}
+
 /** An error the CLI reports as one message and an exit code; run() turns it into output. */
 export class CliError extends Error {
+  /** A CliErrorCode, or the API's code for an ApiError. */
+  readonly code: string;
+
   constructor(
     message: string,
     readonly exitCode: number,
+    code: CliErrorCode = 'cli_error',
   ) {
     super(message);
     this.name = 'CliError';
+    this.code = code;
+  }
+
+  toJson(): ErrorJson {
+    return { error: { code: this.code, message: this.message } };
   }
 }
 

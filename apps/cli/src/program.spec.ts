@@ -140,6 +140,101 @@ describe('cts (program)', () => {
     expect(stdout).toMatch(new RegExp(`^ +${option} <\\w+> +.*\\(required\\)`, 'm'));
   });
 
+  describe('--json errors', () => {
+    const kyc = ['kyc', 'acc_01', 'verified', '--token', 't', '--json'];
+
+    /** stderr must be exactly one JSON line: nothing of commander's or the human form around it. */
+    function parseOneLine(stderr: string): unknown {
+      expect(stderr.split('\n')).toEqual([expect.any(String), '']);
+      return JSON.parse(stderr);
+    }
+
+    it("prints an API error as the API's error object on stderr, exit code unchanged", async () => {
+      api.respond('PATCH', '/admin/v1/accounts/acc_01', 403, {
+        error: {
+          code: 'policy_violation',
+          message: 'over the limit',
+          request_id: 'req_9',
+          param: 'amount',
+          reason: 'daily_limit_exceeded',
+        },
+      });
+
+      const result = await runCli([...kyc, '--url', api.url]);
+
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(parseOneLine(result.stderr)).toEqual({
+        error: {
+          code: 'policy_violation',
+          message: 'over the limit',
+          request_id: 'req_9',
+          param: 'amount',
+          reason: 'daily_limit_exceeded',
+        },
+      });
+    });
+
+    it.each([429, 503])('still exits 2 on %i', async (status) => {
+      api.respond('PATCH', '/admin/v1/accounts/acc_01', status, {
+        error: { code: 'rate_limited', message: 'later', request_id: 'req_4' },
+      });
+
+      const result = await runCli([...kyc, '--url', api.url]);
+
+      expect(result.exitCode).toBe(2);
+      expect(parseOneLine(result.stderr)).toEqual({
+        error: { code: 'rate_limited', message: 'later', request_id: 'req_4' },
+      });
+    });
+
+    it('says gateway_unreachable and exits 2 when nothing answers', async () => {
+      const closed = await FakeApi.start();
+      await closed.close();
+
+      const result = await runCli([...kyc, '--url', closed.url]);
+
+      expect(result.exitCode).toBe(2);
+      expect(parseOneLine(result.stderr)).toEqual({
+        error: {
+          code: 'gateway_unreachable',
+          message: expect.stringContaining(
+            `cannot reach ${closed.url}/admin/v1/accounts/acc_01: `,
+          ) as unknown,
+        },
+      });
+    });
+
+    it.each([
+      ['a missing argument', ['kyc', 'acc_01', '--json'], "missing required argument 'status'"],
+      ['an unknown option', ['kyc', 'acc_01', 'verified', '--json', '--nope'], "unknown option '--nope'"],
+      ['an unparsable --url', [...kyc, '--url', 'nope'], 'invalid --url "nope"'],
+      ['no admin token', ['kyc', 'acc_01', 'verified', '--json'], 'no admin token.'],
+    ])('says invalid_usage for %s and exits 1', async (_case, argv, message) => {
+      const result = await runCli(argv);
+
+      expect(result.exitCode).toBe(1);
+      expect(parseOneLine(result.stderr)).toEqual({
+        error: { code: 'invalid_usage', message: expect.stringContaining(message) as unknown },
+      });
+    });
+
+    it('leaves --help as it is (stdout, exit 0)', async () => {
+      const result = await runCli(['kyc', '--help', '--json']);
+
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain('Usage: cts kyc');
+      expect(result.stderr).toBe('');
+    });
+
+    it('is not asked for by a --json after --', async () => {
+      const result = await runCli(['kyc', 'acc_01', '--', '--json']);
+
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toMatch(/^error: /);
+    });
+  });
+
   it('exits 1 on an unknown command', async () => {
     const result = await runCli(['frobnicate']);
 

@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAccountsCommands } from './accounts/accounts.command';
 import { CommandContext, DEFAULT_URL } from './command-context';
 import { registerDomainsCommands } from './domains/domains.command';
-import { CliError, EXIT_FAILURE } from './errors';
+import { CliError, type ErrorJson, EXIT_FAILURE } from './errors';
 import { registerFundCommand } from './fund/fund.command';
 import { fromSdkError } from './http/api-errors';
 import { type CliIo } from './io';
@@ -34,10 +34,14 @@ Environment:
 export interface ProgramOptions {
   /** Overrides where `cts migrate` looks for tools/migrate.mjs (tests). */
   readonly repoRoot?: string;
+  /** Errors as one JSON object on stderr; commander's own error text is held back for it. */
+  readonly jsonErrors?: boolean;
 }
 
 /** A fresh program per run: commander keeps parsed option values on the instance. */
 export function buildProgram(io: CliIo, options: ProgramOptions = {}): Command {
+  // Commander writes to stderr only for errors (a usage error, help after one): report() says it.
+  const writeErr = options.jsonErrors === true ? () => undefined : io.stderr;
   const program = new Command('cts')
     .description(
       'Operator tool for the Confidential Transfer Service: accounts, API keys, KYC, domains, test funds, migrations, and forwarding events to a local URL (listen).',
@@ -48,7 +52,7 @@ export function buildProgram(io: CliIo, options: ProgramOptions = {}): Command {
     .showHelpAfterError('(add --help for usage)')
     // Settings above are copied to subcommands as they are created below.
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({ writeOut: io.stdout, writeErr });
 
   const context = new CommandContext(io);
   registerAccountsCommands(program, context);
@@ -64,25 +68,54 @@ export function buildProgram(io: CliIo, options: ProgramOptions = {}): Command {
 
 /** Runs one invocation and returns its exit code; never calls process.exit. */
 export async function run(argv: readonly string[], io: CliIo, options: ProgramOptions = {}): Promise<number> {
+  const json = wantsJson(argv);
   try {
-    await buildProgram(io, options).parseAsync([...argv], { from: 'user' });
+    await buildProgram(io, { ...options, jsonErrors: json }).parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
-    return report(error, io);
+    return report(error, io, json);
   }
 }
 
-function report(error: unknown, io: CliIo): number {
+/**
+ * `--json` anywhere before a `--`. Read from argv rather than the parsed options: a usage error
+ * stops commander before it has parsed them all.
+ */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+// Warning: the exit code never depends on --json; scripts branch on it (2: retry, 1: do not).
+function report(error: unknown, io: CliIo, json: boolean): number {
   if (error instanceof CommanderError) {
-    // Commander has already written its usage message (or the help) through configureOutput.
+    // Commander has already written its usage message (or the help) through configureOutput,
+    // unless --json held it back; an exit code of 0 is --help, not an error.
+    if (json && error.exitCode !== 0) {
+      io.stderr(renderErrorJson(usageError(error).toJson()));
+    }
     return error.exitCode;
   }
-  const known = error instanceof CliError ? error : fromSdkError(error);
-  if (known) {
-    io.stderr(`error: ${known.message}\n`);
-    return known.exitCode;
-  }
+  const known = (error instanceof CliError ? error : fromSdkError(error)) ?? unexpectedFailure(error);
+  io.stderr(json ? renderErrorJson(known.toJson()) : `error: ${known.message}\n`);
+  return known.exitCode;
+}
+
+function usageError(error: CommanderError): CliError {
+  // help() after a missing subcommand passes a placeholder, not a message.
+  const message =
+    error.code === 'commander.help'
+      ? 'a command is required (add --help for usage)'
+      : error.message.replace(/^error: /, '');
+  return new CliError(message, error.exitCode, 'invalid_usage');
+}
+
+function unexpectedFailure(error: unknown): CliError {
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr(`error: unexpected failure: ${message}\n`);
-  return EXIT_FAILURE;
+  return new CliError(`unexpected failure: ${message}`, EXIT_FAILURE, 'unexpected_failure');
+}
+
+/** One line, so a script can read it apart from anything else on stderr. */
+function renderErrorJson(body: ErrorJson): string {
+  return `${JSON.stringify(body)}\n`;
 }

@@ -37,6 +37,7 @@ export function resolveAdminToken(sources: TokenSources): string {
       '     (the gateway writes it on first start in embedded mode; CTS_DATA_DIR moves it)',
     ].join('\n'),
     EXIT_FAILURE,
+    'invalid_usage',
   );
 }
 

@@ -21,12 +21,13 @@ export function registerFundCommand(program: Command, context: CommandContext): 
       const [apiKey, asset, amount] =
         given.length === 3 ? given : [context.io.env.CTS_API_KEY, given[0], given[1]];
       if (!asset || !amount) {
-        throw new CliError('usage: cts fund [api_key] <asset> <amount>', EXIT_FAILURE);
+        throw new CliError('usage: cts fund [api_key] <asset> <amount>', EXIT_FAILURE, 'invalid_usage');
       }
       if (!apiKey) {
         throw new CliError(
           'an API key is required: cts fund <api_key> <asset> <amount>, or env CTS_API_KEY',
           EXIT_FAILURE,
+          'invalid_usage',
         );
       }
       // The amount stays a string: the API takes decimal strings and a float would lose digits.

@@ -53,6 +53,7 @@ export class ApiClient {
       throw new CliError(
         `unexpected response from ${url}: HTTP ${response.status} without a JSON body`,
         EXIT_FAILURE,
+        'unexpected_response',
       );
     }
     return json;
@@ -67,12 +68,14 @@ function normaliseBaseUrl(baseUrl: string): string {
     throw new CliError(
       `invalid --url ${JSON.stringify(baseUrl)}: expected something like http://localhost:8080`,
       EXIT_FAILURE,
+      'invalid_usage',
     );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(
       `invalid --url ${JSON.stringify(baseUrl)}: only http and https are supported`,
       EXIT_FAILURE,
+      'invalid_usage',
     );
   }
   return baseUrl.replace(/\/+$/, '');
@@ -92,8 +95,8 @@ function parseJson(text: string): unknown {
 function toApiError(response: Response, json: unknown, text: string): ApiError {
   const parsed = ErrorResponse.safeParse(json);
   if (parsed.success) {
-    const { code, message, request_id: requestId, param } = parsed.data.error;
-    return new ApiError({ status: response.status, code, message, requestId, param });
+    const { code, message, request_id: requestId, param, reason } = parsed.data.error;
+    return new ApiError({ status: response.status, code, message, requestId, param, reason });
   }
   // Not the gateway's error shape (a proxy page, a crash): still say what came back.
   const snippet = text.trim().slice(0, 200) || response.statusText || 'no body';

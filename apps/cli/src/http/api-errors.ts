@@ -1,14 +1,23 @@
 import { CtsApiError, CtsNetworkError } from '@cts/sdk';
 import { z } from 'zod';
-import { CliError, errorCause, errorMessage, errorName, EXIT_FAILURE, EXIT_UNREACHABLE } from '../errors';
+import {
+  CliError,
+  errorCause,
+  errorMessage,
+  errorName,
+  type ErrorJson,
+  EXIT_FAILURE,
+  EXIT_UNREACHABLE,
+} from '../errors';
 
-/** The gateway's error shape: `{"error": {"code", "message", "request_id", "param"?}}`. */
+/** The gateway's error shape: `{"error": {"code", "message", "request_id", "param"?, "reason"?}}`. */
 export const ErrorResponse = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
     request_id: z.string().optional(),
     param: z.string().optional(),
+    reason: z.string().optional(),
   }),
 });
 
@@ -21,6 +30,7 @@ export interface ApiErrorDetails {
   readonly message: string;
   readonly requestId?: string;
   readonly param?: string;
+  readonly reason?: string;
 }
 
 /** The API answered with a 4xx/5xx. */
@@ -28,12 +38,21 @@ export interface ApiErrorDetails {
 const RETRYABLE_STATUSES = new Set([429, 503]);
 
 export class ApiError extends CliError {
+  override readonly code: string;
+
   constructor(readonly details: ApiErrorDetails) {
     super(
       describeApiError(details),
       RETRYABLE_STATUSES.has(details.status) ? EXIT_UNREACHABLE : EXIT_FAILURE,
     );
     this.name = 'ApiError';
+    this.code = details.code;
+  }
+
+  /** The API's error object as it came, not the one-line description. */
+  override toJson(): ErrorJson {
+    const { code, message, requestId, param, reason } = this.details;
+    return { error: { code, message, request_id: requestId, param, reason } };
   }
 }
 
@@ -43,6 +62,7 @@ export class NetworkError extends CliError {
     super(
       `cannot reach ${url}: ${describeCause(cause)} — is the gateway running? (set --url or CTS_URL)`,
       EXIT_UNREACHABLE,
+      'gateway_unreachable',
     );
     this.name = 'NetworkError';
   }
@@ -51,13 +71,14 @@ export class NetworkError extends CliError {
 /** An error of the SDK (`cts listen`, `cts mcp`) as the CLI reports its own; `undefined` for others. */
 export function fromSdkError(error: unknown): CliError | undefined {
   if (error instanceof CtsApiError) {
-    const { status, code, message, requestId, param } = error;
-    return new ApiError({ status, code, message, requestId, param });
+    const { status, code, message, requestId, param, reason } = error;
+    return new ApiError({ status, code, message, requestId, param, reason });
   }
   if (error instanceof CtsNetworkError) {
     return new CliError(
       `${error.message} — is the gateway running? (set --url or CTS_URL)`,
       EXIT_UNREACHABLE,
+      'gateway_unreachable',
     );
   }
   return undefined;
