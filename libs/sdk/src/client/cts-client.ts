@@ -246,8 +246,17 @@ export class CtsClient {
     return this.body({ method: 'GET', path: '/v1/webhooks' });
   }
 
+  /**
+   * Resolves when the subscription is deleted, also when a retry finds it already gone after an
+   * attempt whose answer was lost (that attempt deleted it); a 404 on the first attempt throws
+   * `webhook_not_found`.
+   */
   async deleteWebhook(webhookId: string): Promise<void> {
-    await this.transport.send({ method: 'DELETE', path: `/v1/webhooks/${segment(webhookId)}` });
+    await this.transport.send({
+      method: 'DELETE',
+      path: `/v1/webhooks/${segment(webhookId)}`,
+      goneCode: 'webhook_not_found',
+    });
   }
 
   /** Queues a new delivery of a past event; returns that delivery. */

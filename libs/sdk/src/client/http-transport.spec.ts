@@ -161,3 +161,73 @@ describe('retries', () => {
     expect(calls).toEqual(['GET https://api.example/v1/webhooks']);
   });
 });
+
+describe('a retried DELETE that finds the resource gone', () => {
+  const gone = {
+    status: 404,
+    headers: { 'X-Request-Id': 'req_gone' },
+    body: { error: { code: 'webhook_not_found', message: 'No such webhook', request_id: 'req_gone' } },
+  };
+  const badGateway = { status: 502, headers: { 'Retry-After': '0' } };
+
+  it.each([
+    ['a dropped connection', 'destroy' as const],
+    ['a 502', badGateway],
+  ])('resolves as deleted after %s: that attempt deleted it', async (_case, first) => {
+    server.reply(first, gone);
+    await expect(clientWith().deleteWebhook('wh_1')).resolves.toBeUndefined();
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'DELETE /v1/webhooks/wh_1',
+      'DELETE /v1/webhooks/wh_1',
+    ]);
+  });
+
+  it('throws the 404 of a first attempt: the webhook never was', async () => {
+    server.reply(gone);
+    const error = await rejection(clientWith().deleteWebhook('wh_1'));
+    expect(error).toMatchObject({ status: 404, code: 'webhook_not_found' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('throws the 404 after a 429: the refused attempt deleted nothing', async () => {
+    server.reply({ status: 429, headers: { 'Retry-After': '0' } }, gone);
+    const error = await rejection(clientWith().deleteWebhook('wh_1'));
+    expect(error).toMatchObject({ status: 404, code: 'webhook_not_found' });
+  });
+
+  it('throws a 404 that names something else (a revoke is answered 204 when repeated)', async () => {
+    const noKey = { status: 404, body: { error: { code: 'api_key_not_found', message: 'No such API key' } } };
+    server.reply('destroy', noKey, 'destroy', { ...noKey });
+    await expect(rejection(clientWith().revokeApiKey('key_1'))).resolves.toMatchObject({
+      code: 'api_key_not_found',
+    });
+    await expect(rejection(clientWith().revokeAgentApiKey('acct_1', 'key_1'))).resolves.toMatchObject({
+      code: 'api_key_not_found',
+    });
+  });
+
+  it('answers request() with 204 and replayed when given the goneCode', async () => {
+    server.reply('destroy', gone);
+    const response = await clientWith().request({
+      method: 'DELETE',
+      path: '/v1/webhooks/wh_1',
+      goneCode: 'webhook_not_found',
+    });
+    expect(response).toEqual({
+      status: 204,
+      body: undefined,
+      requestId: 'req_gone',
+      idempotencyKey: undefined,
+      replayed: true,
+    });
+  });
+
+  it('leaves a retried GET that gets 404 to throw', async () => {
+    server.reply('destroy', gone);
+    await expect(
+      rejection(
+        clientWith().request({ method: 'GET', path: '/v1/webhooks/wh_1', goneCode: 'webhook_not_found' }),
+      ),
+    ).resolves.toMatchObject({ status: 404 });
+  });
+});

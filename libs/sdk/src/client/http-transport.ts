@@ -26,6 +26,13 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   body?: unknown;
   idempotencyKey?: string;
+  /**
+   * For a DELETE: the 404 `code` that says the resource itself is gone (e.g. `webhook_not_found`).
+   * When a retry gets it after an attempt that may have taken effect (no answer, 502-504), that
+   * attempt deleted it: the call resolves as deleted (`204`, `replayed: true`) instead of throwing.
+   * A 404 on the first attempt, or after a 429 (refused), still throws.
+   */
+  goneCode?: string;
 }
 
 export interface ApiResponse<T> {
@@ -36,7 +43,8 @@ export interface ApiResponse<T> {
   idempotencyKey: string | undefined;
   /**
    * The gateway answered from its idempotency record (`Idempotent-Replayed: true`): an earlier request
-   * with this key did the work, and `body` is that request's answer as it was then.
+   * with this key did the work, and `body` is that request's answer as it was then. Also set on a
+   * DELETE whose retry found the resource gone (see `ApiRequest.goneCode`).
    */
   replayed: boolean;
 }
@@ -95,6 +103,9 @@ export class HttpTransport {
       : undefined;
     const url = `${this.baseUrl}${request.path}${queryString(request.query)}`;
     const init = this.requestInit(request, idempotencyKey);
+    // Whether an earlier attempt may have done the work: it got no answer, or a 502-504 (the
+    // gateway may have acted before the answer was lost). A 429 is a refusal: nothing was done.
+    let mayHaveTakenEffect = false;
     for (let attempt = 0; ; attempt += 1) {
       const outcome = await this.attempt(url, init);
       const mayRetry = attempt < this.settings.maxRetries;
@@ -104,14 +115,19 @@ export class HttpTransport {
           const what = outcome.timedOut ? 'timed out' : 'got no response';
           throw new CtsNetworkError(`${request.method} ${request.path} ${what}`, outcome);
         }
+        mayHaveTakenEffect = true;
         await sleep(retryDelay(attempt, this.settings.retryDelayMs, undefined));
       } else {
+        if (mayHaveTakenEffect && isGone(request, outcome)) {
+          return deleted<T>(outcome, idempotencyKey);
+        }
         const retryAfter = parseRetryAfter(outcome.headers.get('retry-after'), Date.now());
         // Never retry sooner than asked (that earns another 429), nor wait longer than the cap: throw.
         const waitable = retryAfter === undefined || retryAfter <= this.settings.maxRetryAfterMs;
         if (!(mayRetry && isRetryableStatus(outcome.status) && waitable)) {
           return { ...settle<T>(outcome, retryAfter), idempotencyKey };
         }
+        mayHaveTakenEffect ||= outcome.status !== 429;
         await sleep(retryDelay(attempt, this.settings.retryDelayMs, retryAfter));
       }
     }
@@ -147,6 +163,25 @@ export class HttpTransport {
       clearTimeout(timer);
     }
   }
+}
+
+/** A 404 that names the very resource a DELETE removes (not the route, not a parent). */
+function isGone(request: ApiRequest, outcome: { status: number; text: string }): boolean {
+  if (request.method !== 'DELETE' || request.goneCode === undefined || outcome.status !== 404) {
+    return false;
+  }
+  return apiErrorFromResponse(404, parseJson(outcome.text), null).code === request.goneCode;
+}
+
+/** What the attempt that did the work would have answered: `204`, no body. */
+function deleted<T>(outcome: { headers: Headers }, idempotencyKey: string | undefined): ApiResponse<T> {
+  return {
+    status: 204,
+    body: undefined as T,
+    requestId: outcome.headers.get('x-request-id') ?? undefined,
+    idempotencyKey,
+    replayed: true,
+  };
 }
 
 function settle<T>(
