@@ -10,7 +10,7 @@ import { GatewayModule } from './gateway.module';
 import { gatewaySettings, type GatewayTuning } from './gateway.settings';
 import { answerClientErrorsInTheErrorShape } from './http/client-errors';
 import { trustProxySetting } from './http/trust-proxy';
-import { parseJsonBodies } from './http/deferred-body-errors';
+import { JSON_BODY_LIMIT, parseJsonBodies } from './http/deferred-body-errors';
 import { assignRequestId } from './http/request-id.middleware';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { requestLogging } from './http/request-logging';
@@ -25,8 +25,6 @@ export interface GatewayOptions extends GatewayTuning {
   metricsPort?: number;
   host?: string;
 }
-
-const BODY_LIMIT = '100kb';
 
 /**
  * Starts the HTTP gateway on the runtime's transport (in-process bus or Kafka) and cache (memory or
@@ -76,7 +74,7 @@ async function startInScope(
     app.use(securityHeaders);
     app.use(requestLogging(logger));
     // JSON only: any other body is left unparsed and fails validation as "not a JSON object".
-    app.use(parseJsonBodies(BODY_LIMIT));
+    app.use(parseJsonBodies(JSON_BODY_LIMIT));
     const document = buildOpenApiDocument(app);
     app.use(methodNotAllowed(document));
     serveOpenApi(app, document);

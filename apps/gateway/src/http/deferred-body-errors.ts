@@ -5,6 +5,9 @@ import { json, type NextFunction, type Request, type RequestHandler, type Respon
 import { type Observable } from 'rxjs';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth';
 
+/** The largest JSON body the gateway reads; a larger one is refused with 413 (and documented so). */
+export const JSON_BODY_LIMIT = '100kb';
+
 /** Why a request's body could not be used, kept until the request is authenticated. */
 const bodyErrors = new WeakMap<Request, unknown>();
 

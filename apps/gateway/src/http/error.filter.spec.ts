@@ -89,7 +89,7 @@ describe('errors over HTTP', () => {
     }
   });
 
-  it('refuses a bad body after authentication: 400 when malformed, 413 when too large', async () => {
+  it('refuses a bad body after authentication: 400 when malformed, 413 when too large, 415 when undecodable', async () => {
     const carol = seedAccount(gateway.accounts, '@carol');
     const post = (body: string) =>
       request(gateway.url)
@@ -103,6 +103,14 @@ describe('errors over HTTP', () => {
       message: 'The request body is not valid JSON',
     });
     expect((await post(`"${'x'.repeat(200_000)}"`).expect(413)).body.error.code).toBe('invalid_request');
+    // docs/openapi.json promises these 415s on every operation with a body.
+    const undecodable = await request(gateway.url)
+      .post('/v1/transfers')
+      .set(bearer(carol.keys.test.secret))
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{}')
+      .expect(415);
+    expect(undecodable.body.error.code).toBe('invalid_request');
   });
 
   it('answers headers too large for Node with 431 in the error shape', async () => {

@@ -19,7 +19,12 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
  * What the gateway does for every route without per-route code (request ids, Idempotency-Key) is
  * documented the same way: here, from the routes, so a new endpoint is documented by itself.
  */
-export function addCrossCuttingDocs(document: OpenAPIObject, headers: CrossCuttingHeaders): OpenAPIObject {
+export function addCrossCuttingDocs(
+  document: OpenAPIObject,
+  headers: CrossCuttingHeaders,
+  /** The JSON body limit as the body parser takes it (`100kb`). */
+  bodyLimit: string,
+): OpenAPIObject {
   document.components = {
     ...document.components,
     headers: {
@@ -41,6 +46,9 @@ export function addCrossCuttingDocs(document: OpenAPIObject, headers: CrossCutti
         continue;
       }
       assertNamedParameters(operation);
+      if (operation.requestBody) {
+        addBodyErrors(operation, bodyLimit);
+      }
       if (IDEMPOTENT_METHODS.has(method) && operation.security?.length) {
         addIdempotency(operation, headers);
       }
@@ -78,6 +86,22 @@ function addRetryAfterHeader(operation: OperationObject): void {
     if (response && !isReference(response)) {
       response.headers = { ...response.headers, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
     }
+  }
+}
+
+/**
+ * The body parser refuses a body before any route reads it (after authentication): too large is 413,
+ * a charset or Content-Encoding it cannot decode is 415. Another Content-Type is not parsed at all
+ * and fails validation with 400 like a missing body.
+ */
+function addBodyErrors(operation: OperationObject, bodyLimit: string): void {
+  const refusals = {
+    '413': `invalid_request: the body is larger than ${bodyLimit}`,
+    '415':
+      'invalid_request: a charset that is not UTF-8/16/32, or a Content-Encoding other than gzip, deflate or br',
+  };
+  for (const [status, description] of Object.entries(refusals)) {
+    operation.responses[status] ??= { description, content: { 'application/json': { schema: ERROR_REF } } };
   }
 }
 

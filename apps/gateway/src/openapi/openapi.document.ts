@@ -1,5 +1,6 @@
 import { type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { JSON_BODY_LIMIT } from '../http/deferred-body-errors';
 import { ADMIN_SECURITY, API_KEY_SECURITY } from '../http/endpoint.decorators';
 import { REQUEST_ID_HEADER } from '../http/request-id.middleware';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from '../idempotency/idempotency.domain';
@@ -32,11 +33,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
     standardSchemaConverter: zodToOpenApi,
   });
-  return addCrossCuttingDocs(document, {
-    requestIdHeader: REQUEST_ID_HEADER,
-    idempotencyKeyHeader: IDEMPOTENCY_KEY_HEADER,
-    replayedHeader: REPLAYED_HEADER,
-  });
+  return addCrossCuttingDocs(
+    document,
+    {
+      requestIdHeader: REQUEST_ID_HEADER,
+      idempotencyKeyHeader: IDEMPOTENCY_KEY_HEADER,
+      replayedHeader: REPLAYED_HEADER,
+    },
+    JSON_BODY_LIMIT,
+  );
 }
 
 /** Swagger UI at `/docs`, the document at `/docs/openapi.json`. */

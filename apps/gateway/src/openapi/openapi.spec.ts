@@ -59,6 +59,44 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('answers 413 and 415 in the Error shape on every operation that takes a body, and only there', async () => {
+    const document = (await createOpenApiDocument()) as OpenAPIV3.Document;
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item ?? {}).map(([method, value]) => {
+        const operation = value as OpenAPIV3.OperationObject;
+        return {
+          operation: `${method.toUpperCase()} ${path}`,
+          takesBody: operation.requestBody !== undefined,
+          responses: operation.responses,
+        };
+      }),
+    );
+    const withBody = operations.filter((o) => o.takesBody);
+
+    expect(withBody.map((o) => o.operation)).toEqual(
+      expect.arrayContaining([
+        'POST /v1/transfers',
+        'PATCH /v1/webhooks/{webhook_id}',
+        'POST /admin/v1/accounts',
+      ]),
+    );
+    for (const { operation, responses } of withBody) {
+      expect({ operation, 413: responses['413'], 415: responses['415'] }).toEqual({
+        operation,
+        413: expect.objectContaining({
+          description: 'invalid_request: the body is larger than 100kb',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        }) as unknown,
+        415: expect.objectContaining({
+          description: expect.stringMatching(/^invalid_request: a charset .* Content-Encoding/) as unknown,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        }) as unknown,
+      });
+    }
+    const bodiless = operations.filter((o) => !o.takesBody && ('413' in o.responses || '415' in o.responses));
+    expect(bodiless.map((o) => o.operation)).toEqual([]);
+  });
+
   it('lists null in every nullable enum (OpenAPI 3.0 applies the enum to null too)', async () => {
     const nullableEnums: { enum: unknown[] }[] = [];
     const walk = (value: unknown): void => {
