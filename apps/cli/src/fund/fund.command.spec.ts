@@ -66,6 +66,19 @@ describe('cts fund', () => {
     expect(missing.stderr).toContain('an API key is required');
   });
 
+  it('refuses a key and an asset without an amount, sending nothing (not the key as the asset)', async () => {
+    const withEnvKey = await runCli(['fund', 'svc_test_key', 'USDC', '--url', api.url], {
+      env: { CTS_API_KEY: 'svc_test_env' },
+    });
+    const withoutEnvKey = await runCli(['fund', 'svc_live_key', 'USDC', '--url', api.url]);
+
+    for (const result of [withEnvKey, withoutEnvKey]) {
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toBe('error: usage: cts fund [api_key] <asset> <amount>\n');
+    }
+    expect(api.requests).toEqual([]);
+  });
+
   it('exits 2 on 429 and 503, which say "later", so a script can retry', async () => {
     for (const [status, code] of [
       [429, 'rate_limited'],

@@ -16,10 +16,14 @@ export function registerFundCommand(program: Command, context: CommandContext): 
     .action(async (...args: unknown[]) => {
       // `cts fund <api_key> <asset> <amount>`, or `cts fund <asset> <amount>` with the key from the
       // environment: commander fills the arguments in order, so two values land in the first two.
+      // Two values of which the first is a key are a key and an asset with the amount left out: read
+      // as `<asset> <amount>`, the key would be sent as the asset under CTS_API_KEY's account.
       const command = args.at(-1) as Command;
       const given = args.slice(0, 3).filter((value): value is string => typeof value === 'string');
       const [apiKey, asset, amount] =
-        given.length === 3 ? given : [context.io.env.CTS_API_KEY, given[0], given[1]];
+        given.length === 3 || looksLikeApiKey(given[0])
+          ? given
+          : [context.io.env.CTS_API_KEY, given[0], given[1]];
       if (!asset || !amount) {
         throw new CliError('usage: cts fund [api_key] <asset> <amount>', EXIT_FAILURE, 'invalid_usage');
       }
@@ -38,4 +42,8 @@ export function registerFundCommand(program: Command, context: CommandContext): 
       });
       context.print(command, `funded ${amount} ${asset}`, response);
     });
+}
+
+function looksLikeApiKey(value: string | undefined): boolean {
+  return value !== undefined && /^svc_(test|live)_/.test(value);
 }
