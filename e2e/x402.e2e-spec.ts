@@ -189,12 +189,13 @@ describe('x402: agents pay for APIs inside their spend policy', () => {
     const held = await x402FetchWithPayment(buyer.client, `${merchant.url}/report`).catch((e: unknown) => e);
     expect(held).toBeInstanceOf(X402PendingApprovalError);
     const transaction = (held as X402PendingApprovalError).transaction;
-    expect(transaction).toMatchObject({ status: 'pending_approval', to: '127.0.0.1', asset: 'USDC' });
+    // The owner sees who is paid and for which resource, not only the host the policy matched; so
+    // does the agent's own 202.
+    const x402 = { pay_to: payTo, resource: `${merchant.url}/report` };
+    expect(transaction).toMatchObject({ status: 'pending_approval', to: '127.0.0.1', asset: 'USDC', x402 });
     const pending = await http(stack.baseUrl, 'GET', '/v1/agents/transactions/pending', {
       token: buyer.owner.token,
     });
-    // The owner sees who is paid and for which resource, not only the host the policy matched.
-    const x402 = { pay_to: payTo, resource: `${merchant.url}/report` };
     const held402 = { transaction_id: transaction.transaction_id, to: '127.0.0.1', x402 };
     expect(pending).toMatchObject({ status: 200, body: { pending: [expect.objectContaining(held402)] } });
     const [item] = (pending.body as { pending: Record<string, unknown>[] }).pending;

@@ -143,7 +143,7 @@ export class PayX402Handlers {
       if (gate.result.ok && gate.result.value.kind === 'held') {
         await this.claims.recordHeld(message, paymentId, gate.result.value.transaction.transaction_id, quote);
       }
-      return stoppedAnswer(gate.result);
+      return stoppedAnswer(gate.result, { pay_to: chosen.payTo, resource: request.resource });
     }
     paymentId = gate.transferId;
     const redelivered = await this.payments.findById(request.account_id, request.environment, paymentId);

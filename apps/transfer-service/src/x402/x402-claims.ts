@@ -133,7 +133,7 @@ export class X402Claims {
       approved: true,
     }));
     if (gate.kind === 'stop') {
-      return stoppedAnswer(gate.result);
+      return stoppedAnswer(gate.result, { pay_to: held.payTo, resource: held.resource });
     }
     return this.signing.signHeld(held, payer, quote);
   }

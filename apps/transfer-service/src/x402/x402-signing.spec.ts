@@ -1,10 +1,10 @@
-import { type AccountParty } from '@cts/contracts';
+import { type AccountParty, fail, ok, PayX402 } from '@cts/contracts';
 import { type AgentGate } from '../transfers/agent-gate';
 import { type X402PaymentRecord } from './x402-payment.domain';
 import { type X402PaymentRepository } from './x402-payment.repository';
 import { type ParsedQuote } from './x402-quote.domain';
 import { type X402Signer } from './x402-signer';
-import { X402Signing } from './x402-signing';
+import { stoppedAnswer, X402Signing } from './x402-signing';
 
 const held: X402PaymentRecord = {
   id: 'x402_held',
@@ -145,5 +145,29 @@ describe('X402Signing.signHeld', () => {
 
     signer.shortOfFunds = false;
     expect((await signing.signHeld(held, payer, quote)).ok).toBe(true);
+  });
+});
+
+describe('stoppedAnswer (the agent gate stopped an x402 payment)', () => {
+  const terms = { pay_to: held.payTo, resource: held.resource };
+  const transaction = {
+    transaction_id: 'atx_1',
+    status: 'pending_approval' as const,
+    agent: '@agent',
+    to: 'api.example.com',
+    asset: 'USDC' as const,
+    requested_at: '2030-01-01T00:00:00.000Z',
+    expires_at: '2030-01-02T00:00:00.000Z',
+  };
+
+  it('answers a hold with the held transaction and whom it pays for what, as the 202 contract says', () => {
+    const answer = stoppedAnswer(ok({ kind: 'held', transaction }), terms);
+    expect(answer).toEqual(ok({ kind: 'held', transaction: { ...transaction, x402: terms } }));
+    expect(answer.ok && PayX402.response.safeParse(answer.value).success).toBe(true);
+  });
+
+  it('passes a refusal on unchanged', () => {
+    const refused = fail('policy_violation', 'over the limit', { reason: 'per_transaction_limit_exceeded' });
+    expect(stoppedAnswer(refused, terms)).toBe(refused);
   });
 });

@@ -155,13 +155,19 @@ export function recordOf(
   };
 }
 
-/** The gate's answer when it stops a payment: a refusal, or the held transaction (never a transfer). */
-export function stoppedAnswer(result: Result<ResponseOf<typeof CreateTransfer>>): Paid {
+/**
+ * The gate's answer when it stops a payment: a refusal, or the held transaction (never a transfer)
+ * with whom the payment pays and for what.
+ */
+export function stoppedAnswer(
+  result: Result<ResponseOf<typeof CreateTransfer>>,
+  x402: { pay_to: string; resource: string },
+): Paid {
   if (!result.ok) {
     return result;
   }
   if (result.value.kind !== 'held') {
     throw new Error('the agent gate stopped an x402 payment with a transfer');
   }
-  return ok({ kind: 'held', transaction: result.value.transaction });
+  return ok({ kind: 'held', transaction: { ...result.value.transaction, x402 } });
 }

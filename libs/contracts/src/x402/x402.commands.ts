@@ -3,6 +3,7 @@ import { defineCommand } from '../contract';
 import { Environment } from '../environment';
 import { Timestamp } from '../parties';
 import { CommandTopics } from '../topics';
+import { HeldX402Payment } from '../approvals/approval.events';
 import { HeldTransaction } from '../transfers/transfer.schemas';
 import { X402PaymentResource } from './x402.schemas';
 
@@ -21,6 +22,10 @@ import { X402PaymentResource } from './x402.schemas';
  * Errors: `invalid_request`, `payment_requirements_unsupported`, `quote_expired`,
  * `policy_violation` (with `reason`), `insufficient_balance`, `transaction_not_found`.
  */
+/** A held x402 payment as the agent's call gets it (HTTP 202): the held transaction, with whom it pays and for what. */
+export const HeldX402Transaction = HeldTransaction.extend({ x402: HeldX402Payment });
+export type HeldX402Transaction = z.infer<typeof HeldX402Transaction>;
+
 export const PayX402 = defineCommand(
   CommandTopics.transferX402Pay,
   z.object({
@@ -38,7 +43,7 @@ export const PayX402 = defineCommand(
   }),
   z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('payment'), payment: X402PaymentResource }),
-    z.object({ kind: z.literal('held'), transaction: HeldTransaction }),
+    z.object({ kind: z.literal('held'), transaction: HeldX402Transaction }),
   ]),
 );
 

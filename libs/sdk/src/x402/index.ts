@@ -1,5 +1,6 @@
 export { payX402, x402Fetch, x402FetchWithPayment } from './x402-fetch';
 export {
+  type HeldX402Transaction,
   type X402FetchOptions,
   type X402FetchResult,
   type X402PayInput,

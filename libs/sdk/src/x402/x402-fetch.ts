@@ -1,6 +1,6 @@
 import { type CtsClient } from '../client/cts-client';
-import { type HeldAgentTransaction } from '../client/types';
 import {
+  type HeldX402Transaction,
   type X402FetchOptions,
   type X402FetchResult,
   type X402PayInput,
@@ -19,14 +19,14 @@ export async function payX402(
   input: X402PayInput,
   options: { idempotencyKey?: string } = {},
 ): Promise<X402PayResult> {
-  const { status, body, replayed } = await client.request<X402Payment | HeldAgentTransaction>({
+  const { status, body, replayed } = await client.request<X402Payment | HeldX402Transaction>({
     method: 'POST',
     path: '/v1/agents/x402/payments',
     body: input,
     ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
   });
   if (status === 202 || body.status === 'pending_approval') {
-    return { kind: 'pending_approval', transaction: body as HeldAgentTransaction };
+    return { kind: 'pending_approval', transaction: body as HeldX402Transaction };
   }
   return { kind: 'payment', payment: body, replayed };
 }

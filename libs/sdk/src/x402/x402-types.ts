@@ -1,4 +1,4 @@
-import { type HeldAgentTransaction } from '../client/types';
+import { type HeldAgentTransaction, type X402Terms } from '../client/types';
 
 /** A signed x402 payment (`POST /v1/agents/x402/payments`). Its amount is public on the chain. */
 export interface X402Payment {
@@ -30,10 +30,15 @@ export interface X402PayInput {
   approved_transaction_id?: string;
 }
 
+/** A held x402 payment (HTTP 202): the held transaction, with whom it would pay and for what. */
+export interface HeldX402Transaction extends HeldAgentTransaction {
+  x402: X402Terms;
+}
+
 export type X402PayResult =
   /** `replayed`: an earlier call with the same Idempotency-Key made this payment; nothing new was signed. */
   | { kind: 'payment'; payment: X402Payment; replayed: boolean }
-  | { kind: 'pending_approval'; transaction: HeldAgentTransaction };
+  | { kind: 'pending_approval'; transaction: HeldX402Transaction };
 
 /**
  * The payment waits for the agent's owner (above `hitl_threshold_usdc`): nothing was signed. Once the
@@ -42,7 +47,7 @@ export type X402PayResult =
 export class X402PendingApprovalError extends Error {
   override readonly name = 'X402PendingApprovalError';
 
-  constructor(readonly transaction: HeldAgentTransaction) {
+  constructor(readonly transaction: HeldX402Transaction) {
     super(
       `The payment for this resource waits for its owner's approval (transaction ${transaction.transaction_id}, until ${transaction.expires_at})`,
     );

@@ -9,10 +9,10 @@ import { type Caller } from '../../http/request-context';
 import { unwrap } from '../../http/result';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from '../../idempotency/idempotency.domain';
 import { IdempotencyIdentity } from '../../idempotency/idempotency-identity.decorator';
-import { HeldTransactionSchema } from '../../transfers/transfers.schemas';
 import { decodeX402Header, settledTransactionOf } from './x402-headers.domain';
 import { x402PaymentIdentity } from './x402-payment-identity.domain';
 import {
+  HeldX402TransactionSchema,
   X402PaymentBody,
   X402PaymentIdParam,
   X402PaymentSchema,
@@ -34,7 +34,7 @@ export class X402PaymentsController {
   @ApiOkResponse({ description: 'The signed payment', standardSchema: X402PaymentSchema })
   @ApiAcceptedResponse({
     description: 'Above the policy threshold: held for the owner’s approval, nothing signed',
-    standardSchema: HeldTransactionSchema,
+    standardSchema: HeldX402TransactionSchema,
   })
   @ApiErrors(
     [402, 'insufficient_balance'],

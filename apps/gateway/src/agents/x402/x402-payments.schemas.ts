@@ -1,4 +1,4 @@
-import { withoutControlCharacters, X402PaymentResource } from '@cts/contracts';
+import { HeldX402Transaction, withoutControlCharacters, X402PaymentResource } from '@cts/contracts';
 import { z } from 'zod';
 import { IdString } from '../../http/query.schemas';
 
@@ -51,3 +51,9 @@ export type X402SettlementBody = z.infer<typeof X402SettlementBody>;
 export const X402PaymentIdParam = IdString();
 
 export const X402PaymentSchema = X402PaymentResource.meta({ id: 'X402Payment' });
+
+export const HeldX402TransactionSchema = HeldX402Transaction.meta({
+  id: 'HeldX402Transaction',
+  description:
+    'An x402 payment above the human-in-the-loop threshold: held for the owner’s approval, nothing signed (HTTP 202); `x402` says whom it pays and for which resource',
+});
