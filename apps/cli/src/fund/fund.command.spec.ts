@@ -33,6 +33,12 @@ describe('cts fund', () => {
     expect(result.stdout).toBe('funded 100 USDC\n  asset:  USDC\n  amount: 100\n  status: confirmed\n');
   });
 
+  it('shows the amount as required in its usage line', async () => {
+    const { stdout } = await runCli(['fund', '--help']);
+
+    expect(stdout).toContain('Usage: cts fund [options] [api_key] <asset> <amount>\n');
+  });
+
   it('prints the raw response with --json', async () => {
     const { stdout } = await runCli(['fund', 'svc_test_key', 'USDC', '100', '--url', api.url, '--json']);
 

@@ -11,7 +11,9 @@ export function registerFundCommand(program: Command, context: CommandContext): 
       "the account's test API key, svc_test_… (omit it to use env CTS_API_KEY, out of ps)",
     )
     .argument('<asset>', 'asset code, e.g. USDC')
-    .argument('[amount]', 'decimal amount, e.g. 100 or 12.5')
+    // Optional to commander only so that `cts fund <asset> <amount>` parses; the action requires it.
+    .argument('[amount]', 'decimal amount, e.g. 100 or 12.5 (required)')
+    .usage('[options] [api_key] <asset> <amount>')
     .addOption(jsonOption())
     .action(async (...args: unknown[]) => {
       // `cts fund <api_key> <asset> <amount>`, or `cts fund <asset> <amount>` with the key from the
