@@ -11,6 +11,7 @@ import {
 } from '@cts/contracts';
 import { UnitOfWork } from '@cts/persistence';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { DISPATCHER_SETTINGS, type DispatcherSettings } from '../dispatcher.settings';
 import { EventRepository } from '../events/event.repository';
 import { retentionCutoff } from '../events/event-retention';
@@ -33,6 +34,7 @@ export class DeliveryHandlers {
     private readonly log: DeliveryLogRepository,
     private readonly scheduler: DeliveryScheduler,
     @Inject(DISPATCHER_SETTINGS) private readonly settings: DispatcherSettings,
+    @Inject(SERVICE_NAME) private readonly consumer: string,
   ) {}
 
   @OnCommand(ListWebhookDeliveries)
@@ -75,18 +77,25 @@ export class DeliveryHandlers {
     if (!stored || !payload) {
       return fail('event_not_found', 'No such event for this webhook (events are kept 30 days)');
     }
+    // Once per command: a redelivered replay answers with the first delivery instead of a second one.
     // Read again under a share lock: an enable committing meanwhile resumes this delivery too.
-    const [delivery] = await this.unitOfWork.run(async (tx) => {
+    const { duplicate, value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
       const current = await this.subscriptions.findActive(account_id, environment, webhook_id, tx.manager, {
         forShare: true,
       });
       if (!current) {
-        return [];
+        return fail('webhook_not_found', 'No such webhook');
       }
       const waiting = current.disabledAt !== null;
-      return this.deliveries.insert([{ ...newDelivery(current, stored, payload, now), waiting }], tx.manager);
+      const [delivery] = await this.deliveries.insert(
+        [{ ...newDelivery(current, stored, payload, now), waiting }],
+        tx.manager,
+      );
+      return delivery ? ok(toDeliveryResource(delivery, [])) : fail('webhook_not_found', 'No such webhook');
     });
-    this.scheduler.kick();
-    return delivery ? ok(toDeliveryResource(delivery, [])) : fail('webhook_not_found', 'No such webhook');
+    if (!duplicate) {
+      this.scheduler.kick();
+    }
+    return value;
   }
 }

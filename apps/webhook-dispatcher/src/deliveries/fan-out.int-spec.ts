@@ -1,5 +1,6 @@
 import {
   AgentPolicyUpdated,
+  createEnvelope,
   AgentTransactionPendingApproval,
   ReplayWebhookEvent,
   TransferConfirmed,
@@ -347,6 +348,39 @@ describe('webhook fan-out and delivery to a real HTTPS receiver', () => {
       const second = harness.receiver.received(path)[1];
       expect(second?.body).toBe(first?.body);
       expect(second?.headers['webhook-id']).toBe(eventId);
+      expect(await harness.deliveries(accountId, webhook.webhook_id)).toHaveLength(2);
+    });
+
+    it('makes one delivery of a redelivered replay command, answering it with the first reply', async () => {
+      const { accountId, path } = harness.unique('rereplay');
+      const webhook = await harness.subscribe(accountId, path);
+      harness.publish(TransferConfirmed, transferPayload({ sender: senderParty(accountId, '@rereplay') }));
+      await eventually(() => expect(harness.receiver.received(path)).toHaveLength(1));
+      const eventId = bodyOf(harness, path).event_id as string;
+      const envelope = createEnvelope(
+        ReplayWebhookEvent.topic,
+        ReplayWebhookEvent.version,
+        ReplayWebhookEvent.request.parse({
+          account_id: accountId,
+          environment: 'test',
+          webhook_id: webhook.webhook_id,
+          event_id: eventId,
+        }),
+        testContext,
+      );
+
+      const first = (await harness.instance.bus.request(ReplayWebhookEvent.topic, envelope)) as {
+        payload: unknown;
+      };
+      const second = (await harness.instance.bus.request(ReplayWebhookEvent.topic, envelope)) as {
+        payload: unknown;
+      };
+
+      expect(first.payload).toMatchObject({ ok: true, value: { event_id: eventId, status: 'pending' } });
+      expect(second.payload).toEqual(first.payload);
+      await eventually(() => expect(harness.receiver.received(path)).toHaveLength(2));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(harness.receiver.received(path)).toHaveLength(2);
       expect(await harness.deliveries(accountId, webhook.webhook_id)).toHaveLength(2);
     });
 

@@ -159,7 +159,8 @@ export class SubscriptionManagementHandlers {
       { eventId: id, occurredAt: now },
       account_id,
     );
-    const { endpoints, delivery } = await this.unitOfWork.run(async (tx) => {
+    // Once per command: a redelivered test replays the first reply instead of sending a second event.
+    const { duplicate, value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
       const served = await this.events.recordInternal(
         {
           id,
@@ -175,9 +176,12 @@ export class SubscriptionManagementHandlers {
         { only: webhook_id },
         tx.manager,
       );
-      return { endpoints: served, delivery: await this.deliveries.find(webhook_id, id, tx.manager) };
+      const delivery = await this.deliveries.find(webhook_id, id, tx.manager);
+      return { endpoints: served, result: delivery ? ok(toDeliveryResource(delivery, [])) : notFound() };
     });
-    this.scheduler.kickFor(endpoints);
-    return delivery ? ok(toDeliveryResource(delivery, [])) : notFound();
+    if (!duplicate) {
+      this.scheduler.kickFor(value.endpoints);
+    }
+    return value.result;
   }
 }

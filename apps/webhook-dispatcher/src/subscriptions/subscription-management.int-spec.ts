@@ -1,4 +1,5 @@
 import {
+  createEnvelope,
   DeleteWebhook,
   GetEvent,
   GetWebhook,
@@ -296,6 +297,30 @@ describe('managing a webhook subscription: read, update, disable, rotate, test, 
         testContext,
       ),
     ).toMatchObject({ ok: false, error: { code: 'webhook_not_found' } });
+  });
+
+  it('gives a redelivered test command its first reply and sends one test event, not two', async () => {
+    const { accountId, path } = harness.unique('retest');
+    const hook = await harness.subscribe(accountId, path, ['transfer.failed']);
+    const envelope = createEnvelope(
+      SendTestWebhook.topic,
+      SendTestWebhook.version,
+      SendTestWebhook.request.parse({ ...scope(accountId, hook.webhook_id), account_handle: '@retest' }),
+      testContext,
+    );
+    const first = (await harness.instance.bus.request(SendTestWebhook.topic, envelope)) as {
+      payload: unknown;
+    };
+    const second = (await harness.instance.bus.request(SendTestWebhook.topic, envelope)) as {
+      payload: unknown;
+    };
+
+    expect(first.payload).toMatchObject({ ok: true, value: { event: 'webhook.test' } });
+    expect(second.payload).toEqual(first.payload);
+    await eventually(() => expect(harness.receiver.received(path)).toHaveLength(1), 10_000);
+    await sleep(500);
+    expect(harness.receiver.received(path)).toHaveLength(1);
+    expect(await harness.deliveries(accountId, hook.webhook_id)).toHaveLength(1);
   });
 
   it('tries a test to a disabled endpoint once: a failure is not retried (an enabled one retries as usual)', async () => {
