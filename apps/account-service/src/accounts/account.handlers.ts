@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   AccountKycChanged,
   AddVerifiedDomain,
@@ -14,6 +14,7 @@ import {
   SetKycStatus,
 } from '@cts/contracts';
 import { OnCommand } from '@cts/messaging';
+import { SERVICE_NAME } from '@cts/runtime';
 import { UnitOfWork } from '@cts/persistence';
 import { isUniqueViolation } from '@cts/persistence';
 import { canVerifyDomain, effectiveKycStatus, kycChangeRefusal, toAccountResource } from './account.domain';
@@ -24,6 +25,7 @@ export class AccountHandlers {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly accounts: AccountRepository,
+    @Inject(SERVICE_NAME) private readonly consumer: string,
   ) {}
 
   @OnCommand(GetAccount)
@@ -44,7 +46,8 @@ export class AccountHandlers {
     message: Envelope<RequestOf<typeof SetKycStatus>>,
   ): Promise<Result<ResponseOf<typeof SetKycStatus>>> {
     const { account_id, kyc_status } = message.payload;
-    return this.unitOfWork.run(async (tx) => {
+    // Once per command: a redelivered one gets the first reply, not a second account.kyc_changed.
+    const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
       const current = await this.accounts.findById(account_id, tx.manager);
       if (!current) {
         return fail('account_not_found', 'No such account');
@@ -65,6 +68,7 @@ export class AccountHandlers {
       );
       return ok(toAccountResource(account, null));
     });
+    return value;
   }
 
   @OnCommand(AddVerifiedDomain)

@@ -121,6 +121,34 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     expect(transfers.received.length - provisionedBefore).toBe(1);
   });
 
+  it('gives a redelivered KYC change its first reply and publishes account.kyc_changed once', async () => {
+    const created = await inProcessCommandBus(runtime.bus).send(
+      CreateAccount,
+      newAccount('@kyc_twice'),
+      context,
+    );
+    if (!created.ok) throw new Error('setup failed');
+    const accountId = created.value.account.account_id;
+    const envelope = createEnvelope(
+      SetKycStatus.topic,
+      SetKycStatus.version,
+      SetKycStatus.request.parse({ account_id: accountId, kyc_status: 'enhanced' }),
+      context,
+    );
+    const first = await runtime.bus.request(SetKycStatus.topic, envelope);
+    const second = await runtime.bus.request(SetKycStatus.topic, envelope);
+    expect((first as { payload: unknown }).payload).toMatchObject({
+      ok: true,
+      value: { kyc_status: 'enhanced' },
+    });
+    expect((second as { payload: unknown }).payload).toEqual((first as { payload: unknown }).payload);
+    expect(
+      await count(
+        `SELECT count(*)::int AS count FROM accounts.outbox WHERE envelope->>'type' = 'account.kyc_changed' AND key = '${accountId}'`,
+      ),
+    ).toBe(1);
+  });
+
   it('authenticates a key by its hash until it is revoked', async () => {
     const bus = inProcessCommandBus(runtime.bus);
     const created = await bus.send(CreateAccount, newAccount('@dave'), context);
