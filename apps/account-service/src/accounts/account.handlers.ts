@@ -56,6 +56,10 @@ export class AccountHandlers {
       if (refusal) {
         return refusal;
       }
+      if (current.kycStatus === kyc_status) {
+        // Nothing changed: no account.kyc_changed for its consumers to act on.
+        return ok(toAccountResource(current, null));
+      }
       const account = await this.accounts.setKycStatus(account_id, kyc_status, tx.manager);
       if (!account) {
         return fail('account_not_found', 'No such account');

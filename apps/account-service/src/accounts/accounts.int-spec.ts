@@ -149,6 +149,28 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     ).toBe(1);
   });
 
+  it('publishes no account.kyc_changed when the status set is the one it has', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const created = await bus.send(CreateAccount, newAccount('@kyc_same'), context);
+    if (!created.ok) throw new Error('setup failed');
+    const accountId = created.value.account.account_id;
+
+    const unchanged = await bus.send(
+      SetKycStatus,
+      { account_id: accountId, kyc_status: 'verified' },
+      context,
+    );
+    expect(unchanged).toMatchObject({ ok: true, value: { account_id: accountId, kyc_status: 'verified' } });
+    const changed = await bus.send(SetKycStatus, { account_id: accountId, kyc_status: 'enhanced' }, context);
+    expect(changed).toMatchObject({ ok: true, value: { kyc_status: 'enhanced' } });
+    const events = await service.app.get(DataSource).query<{ status: string }[]>(
+      `SELECT envelope->'payload'->>'kyc_status' AS status FROM accounts.outbox
+       WHERE envelope->>'type' = 'account.kyc_changed' AND key = $1`,
+      [accountId],
+    );
+    expect(events).toEqual([{ status: 'enhanced' }]);
+  });
+
   it('authenticates a key by its hash until it is revoked', async () => {
     const bus = inProcessCommandBus(runtime.bus);
     const created = await bus.send(CreateAccount, newAccount('@dave'), context);
