@@ -149,6 +149,35 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
     ).toBe(1);
   });
 
+  it('gives a redelivered key creation its first reply: one key, not an internal error', async () => {
+    const created = await inProcessCommandBus(runtime.bus).send(
+      CreateAccount,
+      newAccount('@key_twice'),
+      context,
+    );
+    if (!created.ok) throw new Error('setup failed');
+    const accountId = created.value.account.account_id;
+    const key = {
+      name: 'ci',
+      environment: 'test' as const,
+      key_hash: hash('@key_twice-ci'),
+      prefix: 'svc_test_efgh',
+    };
+    const envelope = createEnvelope(
+      CreateApiKey.topic,
+      CreateApiKey.version,
+      CreateApiKey.request.parse({ account_id: accountId, key, issued_by: accountId }),
+      context,
+    );
+    const first = await runtime.bus.request(CreateApiKey.topic, envelope);
+    const second = await runtime.bus.request(CreateApiKey.topic, envelope);
+    expect((first as { payload: unknown }).payload).toMatchObject({ ok: true, value: { name: 'ci' } });
+    expect((second as { payload: unknown }).payload).toEqual((first as { payload: unknown }).payload);
+    expect(
+      await count(`SELECT count(*)::int AS count FROM accounts.api_keys WHERE key_hash = '${key.key_hash}'`),
+    ).toBe(1);
+  });
+
   it('publishes no account.kyc_changed when the status set is the one it has', async () => {
     const bus = inProcessCommandBus(runtime.bus);
     const created = await bus.send(CreateAccount, newAccount('@kyc_same'), context);

@@ -34,7 +34,8 @@ export class ApiKeyHandlers {
     message: Envelope<RequestOf<typeof CreateApiKey>>,
   ): Promise<Result<ResponseOf<typeof CreateApiKey>>> {
     const { account_id, key, issued_by } = message.payload;
-    return this.unitOfWork.run(async (tx) => {
+    // Once per command: a redelivered one gets the first reply, not a unique violation on the hash.
+    const { value } = await this.unitOfWork.once(message, 'create-api-key', async (tx) => {
       const account = await this.accounts.findById(account_id, tx.manager);
       if (!account) {
         return fail('account_not_found', 'No such account');
@@ -53,6 +54,7 @@ export class ApiKeyHandlers {
       );
       return ok(toApiKeyResource(created));
     });
+    return value;
   }
 
   @OnCommand(ListApiKeys)
