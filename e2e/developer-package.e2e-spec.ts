@@ -34,6 +34,60 @@ const RUN_CJS = RUN_ESM.replace(
   'void $1.then((result) => console.log(JSON.stringify(result)));',
 );
 
+// Every export, used the way its types allow: checked (never run) under each module setting below.
+const EVERY_EXPORT = `import {
+  ASSET_DECIMALS, assertWebhookSignature, assetDecimals, checkDecryptionKey, createDecryptionProof,
+  CryptoError, CtsApiError, CtsClient, CtsNetworkError, decryptAmount, decryptBalance, decryptMemo,
+  isAssetCode, loadZkSdk, MAX_DISCRETE_LOG_AMOUNT, payX402, verifyWebhookSignature,
+  WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, WebhookSignatureError, x402Fetch, x402FetchWithPayment,
+  X402PendingApprovalError, type CryptoErrorCode, type CtsEvent, type Transfer, type WebhookHeaders,
+} from '@cts/sdk';
+
+export async function tour(client: CtsClient, key: string, headers: WebhookHeaders): Promise<unknown[]> {
+  await loadZkSdk();
+  checkDecryptionKey(key);
+  const created = await client.createTransfer({ to: '@bob', amount: '1', asset: 'USDC' }, { idempotencyKey: 'k' });
+  const transfer: Transfer | undefined = created.kind === 'transfer' ? created.transfer : undefined;
+  const { balances } = await client.balances({ include: 'ciphertext' });
+  const events: CtsEvent[] = (await client.events({ limit: 1 })).events;
+  const paid = await x402FetchWithPayment(client, 'https://example.com', undefined, { idempotencyKey: 'p' });
+  const response: Response = await x402Fetch(client, new URL('https://example.com'));
+  const payment = await payX402(client, { payment_required: 'e30=', resource: 'https://example.com' });
+  let failure: string | number | boolean | undefined;
+  try {
+    assertWebhookSignature('whsec_x', new Uint8Array(), headers, { toleranceSeconds: 60 });
+  } catch (error) {
+    if (error instanceof CtsApiError) failure = error.status + error.code + (error.requestId ?? '') + (error.retryAfterMs ?? 0);
+    if (error instanceof CtsNetworkError) failure = error.timedOut;
+    if (error instanceof WebhookSignatureError) failure = error.reason;
+    if (error instanceof X402PendingApprovalError) failure = error.transaction.transaction_id;
+    if (error instanceof CryptoError) failure = error.code satisfies CryptoErrorCode;
+  }
+  return [
+    transfer?.encrypted_amount === undefined ? '' : decryptAmount(key, transfer.encrypted_amount, 'USDC'),
+    transfer?.encrypted_memo ? decryptMemo(key, transfer.encrypted_memo) : '',
+    balances[0] === undefined ? '' : decryptBalance(key, balances[0]),
+    createDecryptionProof(key, balances),
+    verifyWebhookSignature('whsec_x', '{}', headers),
+    ASSET_DECIMALS.USDC + assetDecimals('SOL'), isAssetCode('USDC'), MAX_DISCRETE_LOG_AMOUNT,
+    WEBHOOK_EVENT_TYPES[0], WEBHOOK_TEST_EVENT, events, paid.payment?.amount, response.status,
+    payment.kind, failure,
+  ];
+}
+`;
+// Each module setting a consumer may compile with; the published declarations must check under all.
+const MODULE_SETTINGS = [
+  { module: 'nodenext', moduleResolution: 'nodenext', files: ['every-export.mts', 'every-export.cts'] },
+  { module: 'node16', moduleResolution: 'node16', files: ['every-export.mts', 'every-export.cts'] },
+  { module: 'esnext', moduleResolution: 'bundler', files: ['every-export.ts'] },
+  {
+    module: 'commonjs',
+    moduleResolution: 'node10',
+    ignoreDeprecations: '6.0',
+    files: ['every-export.ts'],
+  },
+];
+
 // A client generated from docs/openapi.json, used the way its types allow; then a call they refuse.
 const OPENAPI_CLIENT = `import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
@@ -157,6 +211,28 @@ describe('what a developer installs: the packed SDK and a client generated from 
         },
       });
     }
+  }, 300_000);
+
+  it('type-checks every export against the installed declarations under nodenext, node16, bundler and node10', async () => {
+    for (const file of ['every-export.mts', 'every-export.cts', 'every-export.ts']) {
+      consumer.write(file, EVERY_EXPORT);
+    }
+    const failures: Record<string, string> = {};
+    for (const { files, ...settings } of MODULE_SETTINGS) {
+      const name = `tsconfig.${settings.moduleResolution}.json`;
+      consumer.write(
+        name,
+        JSON.stringify({
+          compilerOptions: { ...TSCONFIG.compilerOptions, ...settings, noEmit: true },
+          files,
+        }),
+      );
+      await consumer.tsc(name).catch((error: { stdout: string }) => {
+        failures[settings.moduleResolution] = error.stdout;
+      });
+    }
+
+    expect(failures).toEqual({});
   }, 300_000);
 
   it('generates a typed client from docs/openapi.json that compiles, refuses what the API refuses, and calls the service', async () => {

@@ -120,6 +120,7 @@ function buildTypes() {
       stdio: 'inherit',
     },
   );
+  narrowWorkspaceIndexes(outDir);
   for (const file of declarationFiles(outDir)) {
     const text = readFileSync(file, 'utf8').replace(/(['"])@cts\/([a-z-]+)\1/g, (_, quote, lib) => {
       const target = relative(dirname(file), join(outDir, lib, 'src/index'));
@@ -127,8 +128,93 @@ function buildTypes() {
     });
     writeFileSync(file, text);
   }
+  const entry = join(outDir, 'sdk/src/index.d.ts');
+  pruneUnreachable(outDir, entry);
   writeFileSync(join(SDK_DIST, 'index.d.ts'), "export * from './types/sdk/src/index.js';\n");
   writeFileSync(join(SDK_DIST, 'index.d.mts'), "export * from './types/sdk/src/index.js';\n");
+}
+
+const WORKSPACE_IMPORT = /(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]@cts\/([a-z-]+)['"]/g;
+const INLINE_WORKSPACE_IMPORT = /import\(['"]@cts\/([a-z-]+)['"]\)\.(\w+)/g;
+
+/**
+ * A workspace library's index re-exports all of it, and with it third-party types the SDK's API never
+ * shows (zk-sdk's, @noble's). Those break consumers' type checks (skipLibCheck off): the
+ * `@solana/zk-sdk/node` subpath does not resolve under `node10`, and an ESM-only @noble import in
+ * these CommonJS-format declarations is TS1479 under `node16` and TypeScript < 5.8's `nodenext`. So
+ * each library's index.d.ts is rewritten to re-export only the names the SDK's declarations import.
+ */
+function narrowWorkspaceIndexes(outDir) {
+  const wanted = new Map();
+  const want = (lib, name) => {
+    if (lib === 'sdk') return;
+    if (!wanted.has(lib)) wanted.set(lib, new Set());
+    wanted.get(lib).add(name);
+  };
+  for (const file of declarationFiles(join(outDir, 'sdk'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const [, names, lib] of text.matchAll(WORKSPACE_IMPORT)) {
+      for (const name of names.split(',')) {
+        const bare = name
+          .replace(/^\s*type\s+/, '')
+          .split(/\s+as\s+/)[0]
+          .trim();
+        if (bare) want(lib, bare);
+      }
+    }
+    for (const [, lib, name] of text.matchAll(INLINE_WORKSPACE_IMPORT)) want(lib, name);
+  }
+  for (const [lib, names] of wanted) {
+    const srcDir = join(outDir, lib, 'src');
+    const byFile = new Map();
+    for (const name of [...names].sort()) {
+      const declaration = new RegExp(
+        `^export (?:declare )?(?:abstract )?(?:class|function|const|let|interface|type|enum|namespace) ${name}\\b`,
+        'm',
+      );
+      const found = [...declarationFiles(srcDir)].filter((file) =>
+        declaration.test(readFileSync(file, 'utf8')),
+      );
+      if (found.length !== 1) {
+        throw new Error(`@cts/${lib}: expected one declaration of ${name}, found ${found.length}`);
+      }
+      const module = `./${relative(srcDir, found[0]).replace(/\.d\.ts$/, '')}`;
+      byFile.set(module, [...(byFile.get(module) ?? []), name]);
+    }
+    const lines = [...byFile].map(([module, list]) => `export { ${list.join(', ')} } from '${module}';`);
+    writeFileSync(join(srcDir, 'index.d.ts'), `${lines.join('\n')}\n`);
+  }
+}
+
+/**
+ * Deletes the declarations the entry does not reach, and refuses any import that leaves the package:
+ * the published types must check under every moduleResolution (see narrowWorkspaceIndexes).
+ */
+function pruneUnreachable(outDir, entry) {
+  const reached = new Set();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    const text = readFileSync(file, 'utf8');
+    const specifiers = [
+      ...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g),
+      ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ].map((match) => match[1]);
+    for (const specifier of specifiers) {
+      if (!specifier.startsWith('.')) {
+        throw new Error(`${relative(outDir, file)} imports '${specifier}': published types must not`);
+      }
+      const base = join(dirname(file), specifier.replace(/\.js$/, ''));
+      const target = [`${base}.d.ts`, join(base, 'index.d.ts')].find((path) => existsSync(path));
+      if (target === undefined) throw new Error(`${relative(outDir, file)}: '${specifier}' not found`);
+      pending.push(target);
+    }
+  }
+  for (const file of [...declarationFiles(outDir)]) {
+    if (!reached.has(file)) rmSync(file);
+  }
 }
 
 function* declarationFiles(dir) {
