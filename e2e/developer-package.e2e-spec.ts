@@ -152,7 +152,7 @@ describe('what a developer installs: the packed SDK and a client generated from 
       readFileSync(join(consumer.dir, 'node_modules/@cts/sdk/package.json'), 'utf8'),
     ) as Record<string, unknown>;
 
-    expect(manifest).toMatchObject({ name: '@cts/sdk', engines: { node: '>=20.19' } });
+    expect(manifest).toMatchObject({ name: '@cts/sdk', engines: { node: '^20.19.0 || >=22.12.0' } });
     expect(manifest.private).toBeUndefined();
     expect(manifest.version).toMatch(/^[1-9]\d*\.\d+\.\d+$|^0\.[1-9]\d*\.\d+$/);
     expect(Object.keys(manifest.dependencies as object).every((name) => !name.startsWith('@cts/'))).toBe(
