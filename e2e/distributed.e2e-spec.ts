@@ -18,9 +18,25 @@ import { account, fund, transfersBehaviour } from './support/transfers.behaviour
 import { webhooksBehaviour } from './support/webhooks.behaviour';
 import { eventsBehaviour } from './support/events.behaviour';
 import { malformedInputBehaviour } from './support/malformed-input.behaviour';
+import { eventContractViolations, readEventTopics, type TopicMessage } from './support/event-topics-contract';
+
+/** Event types the behaviours above raise: the contract test below must have seen each. */
+const RAISED_BY_THIS_SUITE = [
+  'account.created',
+  'agent.created',
+  'agent.policy.updated',
+  'agent.transaction.approved',
+  'agent.transaction.expired',
+  'agent.transaction.pending_approval',
+  'agent.transaction.rejected',
+  'transfer.confirmed',
+  'transfer.initiated',
+];
 
 describe('distributed mode: every app its own process over Kafka, PostgreSQL and Redis', () => {
   let running: DistributedStack;
+  let eventTopics: { messages: TopicMessage[]; stop(): Promise<void> } | undefined;
+  const startedAt = new Date().toISOString();
 
   const certificates = generateTestCertificates();
   const caDir = mkdtempSync(join(tmpdir(), 'cts-e2e-ca-'));
@@ -43,9 +59,11 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
         OTEL_BSP_SCHEDULE_DELAY: '200',
       },
     });
+    eventTopics = await readEventTopics((running.env.KAFKA_BROKERS ?? '').split(','));
   }, 120_000);
 
   afterAll(async () => {
+    await eventTopics?.stop();
     await running?.stop();
     await receiver.close();
     await collector.close();
@@ -110,6 +128,17 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
     }
     expect(seen.filter((s) => s.type === 'account.resolve-recipient')).toEqual([]);
   }, 90_000);
+
+  // Before the dead-letter test below, which publishes an invalid event on purpose.
+  it('publishes every event of the run as docs/events.md and the JSON Schemas in docs/schemas say: schema, topic, key', async () => {
+    await eventTopics?.stop();
+    const ours = (eventTopics?.messages ?? []).filter(
+      (m) => (JSON.parse(m.value) as { occurred_at: string }).occurred_at >= startedAt,
+    );
+    const types = new Set(ours.map((m) => (JSON.parse(m.value) as { type: string }).type));
+    expect([...types].sort()).toEqual(expect.arrayContaining(RAISED_BY_THIS_SUITE));
+    expect(eventContractViolations(ours)).toEqual([]);
+  });
 
   it('dead-letters an invalid event to the dead-letter topic of its consumer (<service>.dlq) with the reason, never silently', async () => {
     const kafka = new Kafka({
