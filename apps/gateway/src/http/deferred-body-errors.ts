@@ -1,9 +1,9 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { DomainError } from '@cts/contracts';
+import { DomainError, isWellFormedText } from '@cts/contracts';
 import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { type Observable } from 'rxjs';
-import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth';
+import { bodyProblem, type BodyProblem, MAX_BODY_DEPTH } from './body-problem';
 
 /** The largest JSON body the gateway reads; a larger one is refused with 413 (and documented so). */
 export const JSON_BODY_LIMIT = '100kb';
@@ -23,15 +23,28 @@ export function parseJsonBodies(limit: string): RequestHandler {
       if (error) {
         bodyErrors.set(req, error);
         req.body = undefined;
-      } else if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
-        bodyErrors.set(
-          req,
-          new DomainError('invalid_request', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`),
-        );
-        req.body = undefined;
+      } else {
+        const problem = bodyProblem(req.body, MAX_BODY_DEPTH);
+        if (problem) {
+          bodyErrors.set(req, bodyError(problem));
+          req.body = undefined;
+        }
       }
       next();
     });
+}
+
+function bodyError(problem: BodyProblem): DomainError {
+  if (problem.kind === 'too_deep') {
+    return new DomainError('invalid_request', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`);
+  }
+  // A key with a lone surrogate would be echoed back in `param`: named only when it is a clean path.
+  const param = problem.at !== '' && isWellFormedText(problem.at) ? { param: problem.at } : {};
+  return new DomainError(
+    'invalid_request',
+    'The request body has a string that is not well-formed Unicode (a lone surrogate)',
+    param,
+  );
 }
 
 /** Runs after the guards, before anything reads the body: refuses the body `parseJsonBodies` could not use. */

@@ -70,6 +70,23 @@ describe('errors over HTTP', () => {
     }
   });
 
+  it('answers a lone surrogate anywhere in a body with 400 invalid_request naming the field', async () => {
+    // JSON's \ud83d escape: a string no UTF-8 (nor PostgreSQL's JSON) can hold.
+    const res = await request(gateway.url)
+      .post('/admin/v1/accounts')
+      .set(bearer(TEST_ADMIN_TOKEN))
+      .set('Content-Type', 'application/json')
+      .send('{"handle":"@alice","type":"personal","name":"wallet \\ud83d"}')
+      .expect(400);
+
+    expect(res.body.error).toEqual({
+      code: 'invalid_request',
+      message: 'The request body has a string that is not well-formed Unicode (a lone surrogate)',
+      param: 'name',
+      request_id: res.headers['x-request-id'],
+    });
+  });
+
   it('authenticates before it reads the body: without a valid key a bad body gets 401', async () => {
     const bodies = [
       '{"to": "@bob",',

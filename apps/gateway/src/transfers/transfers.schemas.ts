@@ -1,4 +1,10 @@
-import { AssetCode, HeldTransaction, TransferResource, TransferStatus } from '@cts/contracts';
+import {
+  AssetCode,
+  HeldTransaction,
+  isWellFormedText,
+  TransferResource,
+  TransferStatus,
+} from '@cts/contracts';
 import { MEMO_MAX_BYTES } from '@cts/crypto';
 import { z } from 'zod';
 import { IdString, QueryInteger } from '../http/query.schemas';
@@ -10,9 +16,6 @@ import { IdString, QueryInteger } from '../http/query.schemas';
 export const AMOUNT_PATTERN = /^(?!0(\.0+)?$)(0|[1-9][0-9]{0,19})(\.[0-9]+)?$/;
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
-
-/** With the `u` flag a surrogate pair is one code point, so only an unpaired half matches. */
-const LONE_SURROGATE = /\p{Cs}/u;
 
 export const CreateTransferBody = z
   .object({
@@ -35,7 +38,7 @@ export const CreateTransferBody = z
       .max(MEMO_MAX_BYTES)
       .refine((memo) => utf8Bytes(memo) <= MEMO_MAX_BYTES, `must be at most ${MEMO_MAX_BYTES} bytes of UTF-8`)
       // A lone surrogate has no UTF-8 form: encrypted, it would come back as U+FFFD, not as sent.
-      .refine((memo) => !LONE_SURROGATE.test(memo), 'must be well-formed Unicode (no lone surrogate)')
+      .refine(isWellFormedText, 'must be well-formed Unicode (no lone surrogate)')
       .optional()
       .describe(
         `At most ${MEMO_MAX_BYTES} bytes of UTF-8. Encrypted for sender and recipient; the service stores only ciphertext`,
