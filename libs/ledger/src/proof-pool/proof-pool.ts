@@ -5,7 +5,7 @@ import { type BuildJob, type SignedTransactionPlan } from '../transactions/build
 import { buildSignedTransactions } from '../transactions/build-signed-transactions';
 import { type ProofEngine, type ProofEngineName } from '../proof-engine/proof-engine';
 import { type ProofEngineChoice, selectProofEngine } from '../proof-engine/select-proof-engine';
-import { type JobMessage, type ResultMessage } from './worker-protocol';
+import { type JobMessage, type ReadyMessage, type ResultMessage } from './worker-protocol';
 import { type WorkerLaunch, resolveProofWorker } from './worker-script';
 
 export interface ProofPoolOptions {
@@ -57,7 +57,12 @@ interface PendingJob {
 interface PoolWorker {
   worker: Worker;
   current: PendingJob | null;
+  /** Settles once the worker has loaded its modules (or ended). */
+  loaded: Promise<void>;
 }
+
+/** How long close() waits for a worker still loading before terminating it anyway. */
+const LOAD_WAIT_MS = 10_000;
 
 export function createProofPool(options: ProofPoolOptions = {}): ProofPool {
   const size = options.size ?? availableParallelism();
@@ -117,6 +122,9 @@ class WorkerProofPool implements ProofPool {
       this.workers.map(async (entry) => {
         entry.current?.reject(abandoned);
         entry.current = null;
+        // Terminated while it still loads its ES modules (require of an ESM-only package), Node 20
+        // can abort the whole process (V8 "IsGraphAsync must be used on an instantiated module").
+        await loadedOrLater(entry.loaded);
         await entry.worker.terminate();
       }),
     );
@@ -124,10 +132,14 @@ class WorkerProofPool implements ProofPool {
 
   private spawn(): PoolWorker {
     const worker = new Worker(this.launch.filename, { workerData: this.launch.workerData });
-    const entry: PoolWorker = { worker, current: null };
+    let loaded = (): void => undefined;
+    const entry: PoolWorker = { worker, current: null, loaded: new Promise((resolve) => (loaded = resolve)) };
     // Idle workers must not keep the process alive; a busy one must (its caller awaits it).
     worker.unref();
-    worker.on('message', (message: ResultMessage) => this.settle(entry, message));
+    worker.once('exit', () => loaded());
+    worker.on('message', (message: ResultMessage | ReadyMessage) =>
+      'ready' in message ? loaded() : this.settle(entry, message),
+    );
     worker.on('error', (error) => this.replace(entry, error));
     worker.on('exit', (code) => {
       if (!this.closed) {
@@ -249,6 +261,12 @@ class InThreadProofPool implements ProofPool {
     this.closed = true;
     return Promise.resolve();
   }
+}
+
+function loadedOrLater(loaded: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const later = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)));
+  return Promise.race([loaded, later]).finally(() => clearTimeout(timer));
 }
 
 class PreparationError extends Error {

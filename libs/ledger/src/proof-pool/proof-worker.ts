@@ -3,7 +3,7 @@ import { serializeError } from '../ledger.errors';
 import { type ProofEngineName } from '../proof-engine/proof-engine';
 import { proofEngineNamed } from '../proof-engine/select-proof-engine';
 import { buildSignedTransactions } from '../transactions/build-signed-transactions';
-import { type JobMessage, type ResultMessage } from './worker-protocol';
+import { type JobMessage, type ReadyMessage, type ResultMessage } from './worker-protocol';
 
 // Worker entry: one job at a time (proof generation is CPU-bound), results back as plain data. The
 // pool chose the engine on the main thread; every worker runs that one.
@@ -19,3 +19,4 @@ port.on('message', (message: JobMessage) => {
       port.postMessage({ id: message.id, ok: false, error: serializeError(error) } satisfies ResultMessage),
   );
 });
+port.postMessage({ ready: true } satisfies ReadyMessage);

@@ -6,6 +6,11 @@ export interface JobMessage {
   job: BuildJob;
 }
 
+/** A worker's first message: its modules are loaded and it takes jobs. */
+export interface ReadyMessage {
+  ready: true;
+}
+
 export type ResultMessage =
   | { id: number; ok: true; result: SignedTransactionPlan }
   | { id: number; ok: false; error: SerializedLedgerError };
