@@ -100,6 +100,21 @@ export function agentTransactionsBehaviour(stack: () => StackUnderTest): void {
       token: agentToken,
     });
     expect(transfer).toMatchObject({ status: 200, body: { transfer_id: after.transfer_id } });
+    // The owner follows the approval's transfer_id too, seeing its agent's side (its key opens it).
+    const transferPath = `/v1/transfers/${after.transfer_id ?? ''}`;
+    const ownersView = await http(stack().baseUrl, 'GET', transferPath, { token: owner.token });
+    expect(ownersView).toMatchObject({
+      status: 200,
+      body: { transfer_id: after.transfer_id, direction: 'sent', from: agent.handle },
+    });
+    const ownersAmount = (ownersView.body as { encrypted_amount: string }).encrypted_amount;
+    expect(decryptAmount(agent.decryption_key, ownersAmount, 'USDC')).toBe('7.5');
+    for (const token of [stranger.token, owner.api_keys.live.secret]) {
+      expect(await http(stack().baseUrl, 'GET', transferPath, { token })).toMatchObject({
+        status: 404,
+        body: { error: { code: 'transfer_not_found' } },
+      });
+    }
     // 7.5 as a number of its own: a timestamp such as 19:11:17.593 contains the digits too.
     expect(JSON.stringify(after)).not.toMatch(/(?<![\d.])7\.5(?!\d)/);
   }, 90_000);

@@ -75,7 +75,7 @@ export class TransfersController {
   }
 
   @Get(':transfer_id')
-  @ApiOperation({ summary: 'One transfer the caller sent or received' })
+  @ApiOperation({ summary: 'One transfer the caller (or one of its agents) sent or received' })
   @ApiOkResponse({ description: 'The transfer', standardSchema: TransferSchema })
   @ApiErrors([404, 'transfer_not_found'])
   async get(

@@ -15,7 +15,10 @@ import { KeyTotals } from '../key-totals/key-totals';
 import { toTransferResource } from './transfer.domain';
 import { TransferRepository } from './transfer.repository';
 
-/** Reads: only the caller's own transfers (sent or received), in the key's environment. */
+/**
+ * Reads, in the key's environment: the caller's own transfers (sent or received); one by id also
+ * when one of its agents sent or received it. The list stays the caller's own.
+ */
 @Injectable()
 export class TransferQueryHandlers {
   constructor(

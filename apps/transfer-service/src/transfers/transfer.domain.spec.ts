@@ -106,6 +106,33 @@ describe('toTransferResource', () => {
     });
   });
 
+  it("shows an agent's owner its agent's side: the sender's when its agents are on both sides", () => {
+    const owner = { account_id: 'acct_olga', handle: '@olga' };
+    const agentSent = { ...transfer, sender: { ...transfer.sender, owner } };
+    expect(toTransferResource(agentSent, 'acct_olga')).toMatchObject({
+      direction: 'sent',
+      encrypted_amount: 'for-alice',
+    });
+    const agentReceived = { ...transfer, recipient: { ...transfer.recipient, owner } };
+    expect(toTransferResource(agentReceived, 'acct_olga')).toMatchObject({
+      direction: 'received',
+      encrypted_amount: 'for-bob',
+    });
+    const bothAgents = { ...agentSent, recipient: { ...transfer.recipient, owner } };
+    expect(toTransferResource(bothAgents, 'acct_olga').direction).toBe('sent');
+    // A party reads its own side, even when it owns the other one.
+    const toOwnAgent = {
+      ...transfer,
+      recipient: { ...transfer.recipient, owner: { account_id: 'acct_alice', handle: '@alice' } },
+    };
+    expect(toTransferResource(toOwnAgent, 'acct_alice').direction).toBe('sent');
+    const fromOwnAgent = {
+      ...transfer,
+      sender: { ...transfer.sender, owner: { account_id: 'acct_bob', handle: '@bob' } },
+    };
+    expect(toTransferResource(fromOwnAgent, 'acct_bob').direction).toBe('received');
+  });
+
   it('never carries a plaintext amount or the sealed one', () => {
     const text = JSON.stringify(toTransferResource(transfer, 'acct_alice'));
     expect(text).not.toContain('"amount"');

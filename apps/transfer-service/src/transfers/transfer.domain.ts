@@ -33,8 +33,22 @@ export interface TransferRecord {
 }
 
 /** The transfer as `reader` sees it: its own direction, its own ciphertexts, never an amount. */
+/**
+ * Whether `reader` sees the transfer as sent: a party sees its own side; an agent's owner (who holds
+ * the agent's decryption key) sees its agent's side, the sender's when its agents are on both.
+ */
+function readsAsSender(transfer: TransferRecord, reader: string): boolean {
+  if (transfer.sender.account_id === reader) {
+    return true;
+  }
+  if (transfer.recipient.account_id === reader) {
+    return false;
+  }
+  return transfer.sender.owner?.account_id === reader;
+}
+
 export function toTransferResource(transfer: TransferRecord, reader: string): TransferResource {
-  const sent = transfer.sender.account_id === reader;
+  const sent = readsAsSender(transfer, reader);
   return {
     transfer_id: transfer.id,
     status: transfer.status,

@@ -231,7 +231,10 @@ export class TransferRepository {
     return row ? fromRow(row) : null;
   }
 
-  /** Only the reader's own transfers (sent or received) in the key's environment. */
+  /**
+   * A transfer the reader sent or received, or one of its agents did (the owner follows an approval
+   * or an event to it), in the key's environment.
+   */
   async findForReader(
     id: string,
     accountId: string,
@@ -240,7 +243,11 @@ export class TransferRepository {
     const row = await this.dataSource.manager
       .createQueryBuilder(TransferEntity, 't')
       .where('t.id = :id AND t.environment = :environment', { id, environment })
-      .andWhere('(t.sender_account_id = :accountId OR t.recipient_account_id = :accountId)', { accountId })
+      .andWhere(
+        `(t.sender_account_id = :accountId OR t.recipient_account_id = :accountId
+          OR t.sender->'owner'->>'account_id' = :accountId OR t.recipient->'owner'->>'account_id' = :accountId)`,
+        { accountId },
+      )
       .getOne();
     return row ? toRecord(row) : null;
   }
