@@ -223,7 +223,7 @@ describe('dashboard: webhook subscriptions and held payments (one-process mode, 
     expect(shown).toEqual(expected);
     await screenshot(page, 'dashboard-events.png');
 
-    await page.getByLabel('Type').selectOption('webhook.test');
+    await page.getByLabel('Type', { exact: true }).selectOption('webhook.test');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     expect(page.url()).toContain('#/events?type=webhook.test');
     const firstRowIs = (id: string | undefined) =>
@@ -238,7 +238,7 @@ describe('dashboard: webhook subscriptions and held payments (one-process mode, 
       new Set(['webhook.test']),
     );
 
-    await page.getByLabel('Type').selectOption('transfer.confirmed');
+    await page.getByLabel('Type', { exact: true }).selectOption('transfer.confirmed');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await firstRowIs((await listed('type=transfer.confirmed'))[0]?.event_id);
     await expect(rows.count()).resolves.toBe(1);

@@ -337,7 +337,7 @@ describe('dashboard at /dashboard (one-process mode, Chromium)', () => {
     await sentRow.getByText('coffee beans').waitFor();
     await page.getByRole('row').filter({ hasText: 'Received' }).getByText('5 USDC').waitFor();
     await screenshot(page, 'dashboard-transfers.png');
-    await page.getByLabel('Status').selectOption('failed');
+    await page.getByLabel('Status', { exact: true }).selectOption('failed');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No transfers match.').waitFor();
     expect(page.url()).toContain('#/transfers?status=failed');
