@@ -10,5 +10,6 @@ export * from './health/health.controller';
 export * from './metrics/metrics';
 export * from './metrics/metrics.controller';
 export * from './metrics/metrics-server';
+export * from './security/internal-token';
 export * from './tracing/trace-context';
 export * from './tracing/start-tracing';

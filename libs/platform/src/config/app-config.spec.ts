@@ -82,3 +82,20 @@ describe('loadConfig: TRUST_PROXY', () => {
     },
   );
 });
+
+describe('loadConfig: INTERNAL_TOKEN', () => {
+  it('is unset by default: the internal paths stay open', () => {
+    expect(loadConfig({}).INTERNAL_TOKEN).toBeUndefined();
+  });
+
+  it('takes a token of 32 characters or more', () => {
+    const token = 'x'.repeat(32);
+    expect(loadConfig({ INTERNAL_TOKEN: token }).INTERNAL_TOKEN).toBe(token);
+  });
+
+  it('stops at start on a shorter one, naming the setting and never the value', () => {
+    const short = 'short-internal-token';
+    expect(() => loadConfig({ INTERNAL_TOKEN: short })).toThrow(/INTERNAL_TOKEN/);
+    expect(() => loadConfig({ INTERNAL_TOKEN: short })).not.toThrow(new RegExp(short));
+  });
+});

@@ -38,6 +38,11 @@ export const AppConfigSchema = z.object({
    * METRICS_PORT rather than the reply topic, which stays the fallback.
    */
   REPLY_HOST: z.string().optional(),
+  /**
+   * One secret shared by every app of a deployment: set, the internal HTTP paths (a service's direct
+   * queries, the gateway's posted replies) take only `Authorization: Bearer <INTERNAL_TOKEN>`.
+   */
+  INTERNAL_TOKEN: z.string().min(32).optional(),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
   CUSTODY_MASTER_KEY: z.string().optional(),
   DATA_SEALING_KEY: z.string().optional(),

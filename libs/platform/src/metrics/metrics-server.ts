@@ -1,3 +1,4 @@
+import { internalTokenCheck } from '../security/internal-token';
 import { metricsRegistry } from './metrics';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
@@ -17,17 +18,25 @@ const MAX_INTERNAL_BODY = 8 * 1024 * 1024;
 /**
  * Prometheus metrics on a port of their own (METRICS_PORT), never on the public API port: the
  * cluster's scraper reaches it, an ingress does not. Answers `GET /metrics`, a JSON `POST` to one of
- * `routes` (internal traffic between the app's processes), and 404 to anything else.
+ * `routes` (internal traffic between the app's processes; with `internalToken`, only a post that
+ * carries it, 401 otherwise), and 404 to anything else.
  */
 export async function startMetricsServer(
   port: number,
   host = '0.0.0.0',
   routes: Record<string, InternalPostRoute> = {},
+  internalToken?: string,
 ): Promise<MetricsServer> {
+  const allowed = internalTokenCheck(internalToken);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     const route = req.method === 'POST' ? routes[path] : undefined;
     if (route) {
+      // Refused before its body is read: a post without the token costs no parsing.
+      if (!allowed(req.headers.authorization)) {
+        res.writeHead(401).end();
+        return;
+      }
       readJson(req).then(
         (body) => res.writeHead(route(body) ? 204 : 404).end(),
         () => res.writeHead(400).end(),
