@@ -58,6 +58,7 @@ async function startInScope(
       options.metricsPort ?? runtime.config.METRICS_PORT,
       options.host ?? '0.0.0.0',
       { [INTERNAL_REPLY_PATH]: (reply) => transport.receiveReply(reply) },
+      runtime.config.INTERNAL_TOKEN,
     );
     if (runtime.config.REPLY_HOST) {
       transport.answerAt(replyUrlOf(runtime.config.REPLY_HOST, metrics.port));

@@ -50,7 +50,7 @@ export async function connectCommandTransport(runtime: Runtime, app = 'gateway')
   await client.connect();
   status = 'connected';
   return {
-    client: routes.size > 0 ? new QueryRoutingClient(client, routes) : client,
+    client: routes.size > 0 ? new QueryRoutingClient(client, routes, runtime.config.INTERNAL_TOKEN) : client,
     isConnected: () => USABLE_KAFKA_STATES.has(status),
     answerAt: (url) => client.answerAt(url),
     receiveReply: (reply) => isDirectReply(reply) && client.receiveReply(reply),

@@ -129,6 +129,7 @@ async function startInScope(
         kafkaServerOptions(definition.name, requireKafka(runtime), {
           fetchLingerMs: definition.fetchLingerMs,
         }),
+        { internalToken: config.INTERNAL_TOKEN },
       )) as unknown as Server & CustomTransportStrategy;
   let transportStatus = runtime.bus ? 'connected' : 'disconnected';
   server.status.subscribe((status) => (transportStatus = String(status)));

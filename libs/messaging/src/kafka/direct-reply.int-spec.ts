@@ -17,6 +17,8 @@ describe('replies straight to the replica that asked, the reply topic as the way
   const app = `direct-${suffix}`;
   const commands = `echo-${suffix}.commands`;
   const settings = { brokers, clientId: 'direct-reply-test', groupSuffix: `-${suffix}` };
+  // As deployed: the service posts with INTERNAL_TOKEN and the asking replica requires it.
+  const internalToken = 'itk_0123456789abcdefghijklmnopqrstuv';
   let server: KafkaBatchServer;
   let client: KafkaCommandClient;
   let internal: MetricsServer;
@@ -28,19 +30,24 @@ describe('replies straight to the replica that asked, the reply topic as the way
       { name: commands, partitions: 1, retentionMs: 3_600_000 },
       { name: `${app}.replies`, partitions: 1, retentionMs: 3_600_000 },
     ]);
-    server = new KafkaBatchServer(kafkaServerOptions(`echo-${suffix}`, settings));
+    server = new KafkaBatchServer(kafkaServerOptions(`echo-${suffix}`, settings), { internalToken });
     server.addHandler(commands, (data: unknown) => Promise.resolve({ echoed: data }), false);
     await new Promise<void>((resolve, reject) => {
       void server.listen((error?: unknown) => (error ? reject(error as Error) : resolve()));
     });
     client = new KafkaCommandClient(settings, app);
     await client.connect();
-    internal = await startMetricsServer(0, '127.0.0.1', {
-      [INTERNAL_REPLY_PATH]: (reply) => {
-        posted.push(reply);
-        return isDirectReply(reply) && client.receiveReply(reply);
+    internal = await startMetricsServer(
+      0,
+      '127.0.0.1',
+      {
+        [INTERNAL_REPLY_PATH]: (reply) => {
+          posted.push(reply);
+          return isDirectReply(reply) && client.receiveReply(reply);
+        },
       },
-    });
+      internalToken,
+    );
   });
 
   afterAll(async () => {
@@ -57,7 +64,7 @@ describe('replies straight to the replica that asked, the reply topic as the way
     return Number(partition?.high ?? 0);
   };
 
-  it('posts the reply to the address the command names and writes nothing to the reply topic', async () => {
+  it('posts the reply, with the internal token, to the address the command names and writes nothing to the reply topic', async () => {
     client.answerAt(replyUrlOf('127.0.0.1', internal.port));
     const before = await repliesOnTheTopic();
 
@@ -86,6 +93,31 @@ describe('replies straight to the replica that asked, the reply topic as the way
       expect(await repliesOnTheTopic()).toBe(before + 1);
     } finally {
       await stranger.close();
+    }
+  });
+
+  it('answers over the reply topic when the replica there refuses the token (INTERNAL_TOKEN mid-rotation)', async () => {
+    const rotated = await startMetricsServer(
+      0,
+      '127.0.0.1',
+      {
+        [INTERNAL_REPLY_PATH]: (reply) => {
+          posted.push(reply);
+          return isDirectReply(reply) && client.receiveReply(reply);
+        },
+      },
+      `${internalToken.slice(0, -1)}x`,
+    );
+    try {
+      client.answerAt(replyUrlOf('127.0.0.1', rotated.port));
+      const before = await repliesOnTheTopic();
+      const postedBefore = posted.length;
+
+      expect(await send(4)).toEqual({ echoed: { type: 'echo', n: 4 } });
+      expect(await repliesOnTheTopic()).toBe(before + 1);
+      expect(posted).toHaveLength(postedBefore);
+    } finally {
+      await rotated.close();
     }
   });
 });

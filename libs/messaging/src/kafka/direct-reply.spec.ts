@@ -1,4 +1,5 @@
-import { isDirectReply, isReplyUrl, replyUrlOf } from './direct-reply';
+import { startMetricsServer } from '@cts/platform';
+import { INTERNAL_REPLY_PATH, isDirectReply, isReplyUrl, postReply, replyUrlOf } from './direct-reply';
 
 describe('direct replies: where a command header may send a reply', () => {
   it('takes the internal reply path of a replica over plain HTTP, by name or address', () => {
@@ -27,5 +28,33 @@ describe('direct replies: where a command header may send a reply', () => {
     expect(isDirectReply({ response: {} })).toBe(false);
     expect(isDirectReply(null)).toBe(false);
     expect(isDirectReply('c1')).toBe(false);
+  });
+});
+
+describe('postReply with INTERNAL_TOKEN', () => {
+  const token = 'itk_0123456789abcdefghijklmnopqrstuv';
+
+  it('sends the token to a replica that requires it; without it, or with another, false (the reply topic carries it)', async () => {
+    const taken: unknown[] = [];
+    const replica = await startMetricsServer(
+      0,
+      '127.0.0.1',
+      {
+        [INTERNAL_REPLY_PATH]: (reply) => {
+          taken.push(reply);
+          return true;
+        },
+      },
+      token,
+    );
+    try {
+      const url = replyUrlOf('127.0.0.1', replica.port);
+      expect(await postReply(url, { id: 'c1', response: 1 }, token)).toBe(true);
+      expect(await postReply(url, { id: 'c2', response: 2 })).toBe(false);
+      expect(await postReply(url, { id: 'c3', response: 3 }, `${token.slice(0, -1)}x`)).toBe(false);
+      expect(taken).toEqual([{ id: 'c1', response: 1 }]);
+    } finally {
+      await replica.close();
+    }
   });
 });

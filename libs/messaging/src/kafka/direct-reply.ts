@@ -1,3 +1,4 @@
+import { internalTokenHeaders } from '@cts/platform';
 import { request } from 'undici';
 
 /** The command header naming where the asking replica takes its replies over HTTP. */
@@ -39,15 +40,16 @@ export function replyUrlOf(host: string, port: number): string {
 }
 
 /**
- * Posts a reply to the replica that asked. True when that replica took it; false when it could not be
- * reached or no longer waits for it (then the reply topic carries it, as before).
+ * Posts a reply to the replica that asked, with `internalToken` (INTERNAL_TOKEN) when there is one.
+ * True when that replica took it; false when it could not be reached, no longer waits for it, or
+ * refused the token (then the reply topic carries it, as before).
  */
-export async function postReply(url: string, reply: DirectReply): Promise<boolean> {
+export async function postReply(url: string, reply: DirectReply, internalToken?: string): Promise<boolean> {
   try {
     const response = await request(url, {
       method: 'POST',
       body: JSON.stringify(reply),
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...internalTokenHeaders(internalToken) },
       headersTimeout: REPLY_TIMEOUT_MS,
       bodyTimeout: REPLY_TIMEOUT_MS,
     });

@@ -1,5 +1,6 @@
 import {
   type KafkaContext,
+  type KafkaOptions,
   type KafkaStatus,
   type OutgoingResponse,
   ServerKafka,
@@ -35,6 +36,16 @@ export const COMMIT_INTERVAL_MS = 1_000;
 export class KafkaBatchServer extends ServerKafka {
   private pendingCommit: (() => Promise<void>) | undefined;
   private commitTimer: NodeJS.Timeout | undefined;
+  private readonly internalToken: string | undefined;
+
+  /** `internalToken` (INTERNAL_TOKEN) goes with every reply posted straight to the replica that asked. */
+  constructor(
+    options: Required<KafkaOptions>['options'],
+    { internalToken }: { internalToken?: string } = {},
+  ) {
+    super(options);
+    this.internalToken = internalToken;
+  }
 
   override async bindEvents(consumer: Consumer): Promise<void> {
     const topics = [...this.messageHandlers.keys()];
@@ -100,7 +111,7 @@ export class KafkaBatchServer extends ServerKafka {
       isDisposed?: boolean;
     };
     const reply = { id: correlationId, response, err, isDisposed };
-    if (isReplyUrl(url) && (await postReply(url, reply))) {
+    if (isReplyUrl(url) && (await postReply(url, reply, this.internalToken))) {
       return [];
     }
     return super.sendMessage(message, replyTopic, replyPartition, correlationId, context);

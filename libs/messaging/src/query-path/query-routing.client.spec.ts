@@ -7,14 +7,30 @@ import { INTERNAL_QUERY_PATH, parseQueryRoutes, QueryRoutingClient } from './que
 
 const context = { correlationId: 'req_q', environment: 'test' as const, accountId: 'acct_1' };
 
-/** A loopback stand-in for a service's internal port that echoes the query it got. */
-async function service(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+const TOKEN = 'itk_0123456789abcdefghijklmnopqrstuv';
+
+/**
+ * A loopback stand-in for a service's internal port that echoes the query it got, with the
+ * `Authorization` it came with; with `refuse`, it answers 401 as a service with another token does.
+ */
+async function service({ refuse = false } = {}): Promise<{
+  url: string;
+  seen: string[];
+  authorizations: (string | undefined)[];
+  close(): Promise<void>;
+}> {
   const seen: string[] = [];
+  const authorizations: (string | undefined)[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       seen.push(`${req.method} ${req.url} ${(JSON.parse(body) as { type: string }).type}`);
+      authorizations.push(req.headers.authorization);
+      if (refuse) {
+        res.writeHead(401).end();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ via: 'http' }));
     });
   });
@@ -22,6 +38,7 @@ async function service(): Promise<{ url: string; seen: string[]; close(): Promis
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
+    authorizations,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -101,6 +118,50 @@ describe('QueryRoutingClient', () => {
       expect(inner.sent).toEqual(['account.commands']);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('sends INTERNAL_TOKEN as a bearer token with every read, and no Authorization without one', async () => {
+    const account = await service();
+    try {
+      const read = (client: QueryRoutingClient) =>
+        firstValueFrom(
+          client.send(
+            'account.commands',
+            createEnvelope('account.get', 1, { account_id: 'acct_1' }, context),
+          ),
+        );
+      const routes = parseQueryRoutes(`account-service=${account.url}`);
+      expect(await read(new QueryRoutingClient(kafka(), routes, TOKEN))).toEqual({ via: 'http' });
+      expect(await read(new QueryRoutingClient(kafka(), routes))).toEqual({ via: 'http' });
+      expect(account.authorizations).toEqual([`Bearer ${TOKEN}`, undefined]);
+    } finally {
+      await account.close();
+    }
+  });
+
+  it('passes over a replica that refuses the token, and reads over Kafka when every one does', async () => {
+    const [refusing, taking] = [await service({ refuse: true }), await service()];
+    const inner = kafka();
+    try {
+      const read = (client: QueryRoutingClient) =>
+        firstValueFrom(client.send('account.commands', createEnvelope('account.get', 1, {}, context)));
+      const both = new QueryRoutingClient(
+        inner,
+        parseQueryRoutes(`account-service=${refusing.url},${taking.url}`),
+        TOKEN,
+      );
+      expect(await read(both)).toEqual({ via: 'http' });
+      expect([refusing.seen.length, taking.seen.length, inner.sent.length]).toEqual([1, 1, 0]);
+      const onlyRefusing = new QueryRoutingClient(
+        inner,
+        parseQueryRoutes(`account-service=${refusing.url}`),
+        TOKEN,
+      );
+      expect(await read(onlyRefusing)).toEqual({ via: 'kafka' });
+      expect(inner.sent).toEqual(['account.commands']);
+    } finally {
+      await Promise.all([refusing.close(), taking.close()]);
     }
   });
 });

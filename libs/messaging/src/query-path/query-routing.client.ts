@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { QueryTypes, serviceOf, type ServiceName, ServiceTopics } from '@cts/contracts';
+import { internalTokenHeaders } from '@cts/platform';
 import { Observable } from 'rxjs';
 import { request } from 'undici';
 import { type CommandClient } from '../command-bus';
@@ -47,17 +48,23 @@ const typeOf = (data: unknown) =>
  * A command client that sends reads (`QueryTypes`) straight to their service over HTTP, with the
  * same envelope and reply, and everything else to the wrapped client (Kafka). Reads need no
  * ordering and change nothing, so two Kafka hops buy them nothing but latency and CPU. Replicas are
- * taken in turn; a replica that cannot be reached is skipped, and if none can, the read goes over
- * Kafka after all. An unsubscribe (the bus's timeout) aborts the request.
+ * taken in turn; a replica that cannot be reached, or refuses `internalToken` (a rotation half rolled
+ * out), is skipped, and if none answers, the read goes over Kafka after all. An unsubscribe (the
+ * bus's timeout) aborts the request.
  */
 export class QueryRoutingClient implements CommandClient {
   private readonly logger = new Logger(QueryRoutingClient.name);
   private turn = 0;
+  private readonly headers: Record<string, string>;
 
   constructor(
     private readonly inner: CommandClient,
     private readonly routes: QueryRoutes,
-  ) {}
+    /** INTERNAL_TOKEN: sent with every read, which the services require when they have it too. */
+    internalToken?: string,
+  ) {
+    this.headers = { 'content-type': 'application/json', ...internalTokenHeaders(internalToken) };
+  }
 
   send<TResult = unknown, TInput = unknown>(pattern: unknown, data: TInput): Observable<TResult> {
     const type = typeOf(data);
@@ -74,12 +81,12 @@ export class QueryRoutingClient implements CommandClient {
         for (let i = 0; i < urls.length; i++) {
           const url = urls[(start + i) % urls.length] ?? '';
           try {
-            return await post<TResult>(url, body, abort.signal);
+            return await post<TResult>(url, body, this.headers, abort.signal);
           } catch (error) {
-            if (abort.signal.aborted || !isUnreachable(error)) {
+            if (abort.signal.aborted || !(isUnreachable(error) || error instanceof InternalTokenRefused)) {
               throw error;
             }
-            this.logger.warn(`${url} is unreachable for ${type}: ${String(error)}`);
+            this.logger.warn(`${url} did not take ${type}: ${String(error)}`);
           }
         }
         return undefined;
@@ -112,19 +119,30 @@ export class QueryRoutingClient implements CommandClient {
   }
 }
 
-async function post<T>(baseUrl: string, body: string, signal: AbortSignal): Promise<T> {
+async function post<T>(
+  baseUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<T> {
   const response = await request(`${baseUrl}${INTERNAL_QUERY_PATH}`, {
     method: 'POST',
     body,
-    headers: { 'content-type': 'application/json' },
+    headers,
     signal,
   });
   const text = await response.body.text();
+  if (response.statusCode === 401) {
+    throw new InternalTokenRefused(`${baseUrl} answered 401: its INTERNAL_TOKEN and this app's differ`);
+  }
   if (response.statusCode !== 200) {
     throw new Error(`${baseUrl} answered the query with ${response.statusCode}: ${text.slice(0, 200)}`);
   }
   return JSON.parse(text) as T;
 }
+
+/** A replica that answered 401: its INTERNAL_TOKEN differs from ours (a rotation half rolled out, or a mistake). */
+class InternalTokenRefused extends Error {}
 
 const UNREACHABLE = new Set([
   'ECONNREFUSED',
