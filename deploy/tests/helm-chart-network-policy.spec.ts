@@ -15,8 +15,8 @@ import { podSpecOf } from './support/pods';
 jest.setTimeout(60_000);
 
 // The services' internal port (HEALTH_PORT) answers `POST /internal/v1/queries` for any account, and
-// the gateway's metrics port takes `POST /internal/v1/replies`, both without authentication: the
-// NetworkPolicies are what keeps them cluster-internal (docs/decisions.md, "Kubernetes (issue 7)").
+// the gateway's metrics port takes `POST /internal/v1/replies`. Both require INTERNAL_TOKEN; the
+// NetworkPolicies keep them cluster-internal as well (docs/decisions.md, "Kubernetes (issue 7)").
 const HTTP_PORT = 8080;
 const HEALTH_PORT = 9464;
 const METRICS_PORT = 9465;

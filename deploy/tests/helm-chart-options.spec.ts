@@ -131,6 +131,22 @@ describe('secrets', () => {
     });
   });
 
+  it('reads INTERNAL_TOKEN where secrets.refs points it, and once for an app that lists it in secretEnv too', () => {
+    const { manifests } = renderChart({
+      valuesFiles: production,
+      set: [
+        'secrets.refs.INTERNAL_TOKEN.name=cts-internal',
+        'secrets.refs.INTERNAL_TOKEN.key=token',
+        'apps.account-service.secretEnv={DATABASE_URL,INTERNAL_TOKEN}',
+      ],
+    });
+    for (const app of ['gateway', 'account-service', 'webhook-dispatcher'] as const) {
+      const container = onlyContainer(named(manifests, 'Deployment', appResource(app)));
+      expect(secretRefs(container).INTERNAL_TOKEN).toBe('cts-internal/token');
+      expect((container.env ?? []).filter((env) => env.name === 'INTERNAL_TOKEN')).toHaveLength(1);
+    }
+  });
+
   it('wires broker credentials into every app and the topic Job when SASL is on, not into the migrations', () => {
     const { manifests } = renderChart({ valuesFiles: production, set: ['kafka.sasl.enabled=true'] });
     const sasl = {

@@ -16,7 +16,10 @@ import { onlyContainer, podSpecOf, SECRET_VARIABLES, secretRefs } from './suppor
 
 jest.setTimeout(60_000);
 
-/** What each app reads from the Secret with the shipped values (the ledger's keys only in cluster mode). */
+/**
+ * What each app reads from the Secret with the shipped values, besides INTERNAL_TOKEN, which every app
+ * gets (the ledger's keys only in cluster mode).
+ */
 const SECRETS_BY_APP: Record<AppName, string[]> = {
   gateway: ['ADMIN_TOKEN', 'API_KEY_HASH_KEY', 'DATA_SEALING_KEY', 'REDIS_URL'],
   'account-service': ['DATABASE_URL'],
@@ -100,7 +103,7 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
     it('gets exactly the secrets it needs, each by reference to the external Secret', () => {
       const container = onlyContainer(deployment(app));
       const ledger = app === 'transfer-service' && valueSet === 'production' ? LEDGER_SECRETS : [];
-      const expected = [...SECRETS_BY_APP[app], ...ledger];
+      const expected = [...SECRETS_BY_APP[app], 'INTERNAL_TOKEN', ...ledger];
       expect(secretRefs(container)).toEqual(
         Object.fromEntries(expected.map((name) => [name, `cts-secrets/${name}`])),
       );
@@ -143,6 +146,18 @@ describe.each(Object.keys(VALUE_SETS) as (keyof typeof VALUE_SETS)[])('with %s v
       const transfer = specOf<{ replicas: number; strategy: unknown }>(deployment('transfer-service'));
       expect(transfer.replicas).toBe(1);
       expect(transfer.strategy).toEqual({ type: 'Recreate' });
+    }
+  });
+
+  it('gives every app INTERNAL_TOKEN from the Secret, without any listing it in secretEnv, and no Job', () => {
+    for (const app of APPS) {
+      expect({ app, ref: secretRefs(onlyContainer(deployment(app))).INTERNAL_TOKEN }).toEqual({
+        app,
+        ref: 'cts-secrets/INTERNAL_TOKEN',
+      });
+    }
+    for (const job of ofKind(manifests, 'Job')) {
+      expect(secretRefs(onlyContainer(job))).not.toHaveProperty('INTERNAL_TOKEN');
     }
   });
 

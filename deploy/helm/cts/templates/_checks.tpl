@@ -1,7 +1,7 @@
 {{/* Every variable the chart reads from a Secret (values.yaml `secrets`), never accepted as a plain
      value: the LEDGER_RPC_URL_* ones when ledger.rpcUrlsFromSecret (URLs that embed an API key). */}}
 {{- define "cts.secretVariables" -}}
-{{- $vars := list "ADMIN_TOKEN" "API_KEY_HASH_KEY" "DATA_SEALING_KEY" "CUSTODY_MASTER_KEY" "DATABASE_URL" "REDIS_URL" "LEDGER_FEE_PAYER_KEY_TEST" "LEDGER_FEE_PAYER_KEY_LIVE" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" -}}
+{{- $vars := list "ADMIN_TOKEN" "API_KEY_HASH_KEY" "DATA_SEALING_KEY" "CUSTODY_MASTER_KEY" "INTERNAL_TOKEN" "DATABASE_URL" "REDIS_URL" "LEDGER_FEE_PAYER_KEY_TEST" "LEDGER_FEE_PAYER_KEY_LIVE" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" -}}
 {{- if .Values.ledger.rpcUrlsFromSecret -}}
 {{- $vars = concat $vars (list "LEDGER_RPC_URL_TEST" "LEDGER_RPC_URL_LIVE") -}}
 {{- end -}}

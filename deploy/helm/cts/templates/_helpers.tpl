@@ -105,10 +105,12 @@ capabilities:
       key: {{ $ref.key | default .var }}
 {{- end -}}
 
-{{/* The Secret variables an app gets: its secretEnv, plus the ledger's (transfer-service in cluster
-     mode) and the broker credentials (kafka.sasl.enabled). ctx = dict "root" $ "name" app "app" settings */}}
+{{/* The Secret variables an app gets: its secretEnv, INTERNAL_TOKEN (every app: it guards the internal
+     paths between them, and an app left without it could neither ask nor answer there), plus the
+     ledger's (transfer-service in cluster mode) and the broker credentials (kafka.sasl.enabled).
+     ctx = dict "root" $ "name" app "app" settings */}}
 {{- define "cts.appSecretVars" -}}
-{{- $vars := .app.secretEnv | default list -}}
+{{- $vars := concat (.app.secretEnv | default list) (list "INTERNAL_TOKEN") -}}
 {{- if and (eq .name "transfer-service") (eq .root.Values.ledger.mode "cluster") -}}
 {{- $vars = concat $vars (list "LEDGER_FEE_PAYER_KEY_TEST" "LEDGER_FEE_PAYER_KEY_LIVE") -}}
 {{- if .root.Values.ledger.rpcUrlsFromSecret -}}
