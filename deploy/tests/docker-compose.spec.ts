@@ -83,7 +83,7 @@ describe('docker-compose.yml', () => {
     expect(s.depends_on?.init).toEqual({ condition: 'service_completed_successfully' });
   });
 
-  it('gives each app only the secrets it reads, as the Helm chart does (its secretEnv)', () => {
+  it('gives each app only the secrets it reads, as the Helm chart does (its secretEnv, and INTERNAL_TOKEN)', () => {
     const values = load(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8')) as {
       apps: Record<string, { secretEnv?: string[] }>;
     };
@@ -94,7 +94,7 @@ describe('docker-compose.yml', () => {
     for (const app of APPS) {
       expect({ app, secrets: secretsOf(app) }).toEqual({
         app,
-        secrets: [...(values.apps[app]?.secretEnv ?? [])].sort(),
+        secrets: [...(values.apps[app]?.secretEnv ?? []), 'INTERNAL_TOKEN'].sort(),
       });
     }
     expect(secretsOf('init')).toEqual(['DATABASE_URL']);
@@ -105,7 +105,13 @@ describe('docker-compose.yml', () => {
   });
 
   it('requires every key and token from the environment, with no default to fall back on', () => {
-    const keys = ['ADMIN_TOKEN', 'CUSTODY_MASTER_KEY', 'DATA_SEALING_KEY', 'API_KEY_HASH_KEY'];
+    const keys = [
+      'ADMIN_TOKEN',
+      'INTERNAL_TOKEN',
+      'CUSTODY_MASTER_KEY',
+      'DATA_SEALING_KEY',
+      'API_KEY_HASH_KEY',
+    ];
     for (const [name, s] of Object.entries(compose.services)) {
       for (const key of keys.filter((k) => s.environment?.[k] !== undefined)) {
         expect({ name, key, value: s.environment?.[key] }).toEqual({
@@ -115,6 +121,16 @@ describe('docker-compose.yml', () => {
         });
       }
     }
+  });
+
+  it('passes INTERNAL_TOKEN to every app from the environment, and not to the init step', () => {
+    for (const app of APPS) {
+      expect({ app, token: service(app).environment?.INTERNAL_TOKEN }).toEqual({
+        app,
+        token: '${INTERNAL_TOKEN:?set INTERNAL_TOKEN (at least 32 characters)}',
+      });
+    }
+    expect(service('init').environment?.INTERNAL_TOKEN).toBeUndefined();
   });
 
   it('publishes the gateway on 8080', () => {
