@@ -129,6 +129,40 @@ describe('distributed mode: every app its own process over Kafka, PostgreSQL and
     expect(seen.filter((s) => s.type === 'account.resolve-recipient')).toEqual([]);
   }, 90_000);
 
+  it("refuses a stranger's query on a service's internal port and a posted reply on the gateway's (401 without INTERNAL_TOKEN), while the apps' own traffic carries it", async () => {
+    const alice = await account(stack());
+    const internalPort = (app: string) => running.stack.processes.find((p) => p.app === app)?.healthUrl ?? '';
+    const query = createEnvelope(
+      'account.get',
+      1,
+      { account_id: alice.account.account_id, environment: 'test' },
+      { correlationId: 'req_e2e_internal_token', environment: 'test', accountId: alice.account.account_id },
+    );
+    const post = (url: string, body: unknown, authorization?: string) =>
+      fetch(url, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      });
+    const queries = `${internalPort('account-service')}/internal/v1/queries`;
+    const token = running.secrets.INTERNAL_TOKEN ?? '';
+    expect(token.length).toBeGreaterThanOrEqual(32);
+
+    expect((await post(queries, query)).status).toBe(401);
+    const another = `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`;
+    expect((await post(queries, query, `Bearer ${another}`)).status).toBe(401);
+    expect((await post(`${internalPort('gateway')}/internal/v1/replies`, { id: 'req_forged' })).status).toBe(
+      401,
+    );
+    // The same envelope with the deployment's token is answered: only strangers are refused.
+    const answered = await post(queries, query, `Bearer ${token}`);
+    expect(answered.status).toBe(200);
+    expect(await answered.text()).toContain(alice.account.account_id);
+    // The API reads through that path with the token (the test above: no read on Kafka).
+    const me = await http(stack().baseUrl, 'GET', '/v1/accounts/me', { token: alice.token });
+    expect(me.status).toBe(200);
+  });
+
   // Before the dead-letter test below, which publishes an invalid event on purpose.
   it('publishes every event of the run as docs/events.md and the JSON Schemas in docs/schemas say: schema, topic, key', async () => {
     await eventTopics?.stop();

@@ -26,7 +26,10 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-/** Fresh secrets for a local stack (the distributed mode requires them all). */
+/**
+ * Fresh secrets for a local stack (the distributed mode requires them all), INTERNAL_TOKEN with them:
+ * a local stack guards its internal paths as a deployment does.
+ */
 export function generateStackSecrets(): Record<string, string> {
   const key = () => randomBytes(32).toString('base64');
   return {
@@ -34,6 +37,7 @@ export function generateStackSecrets(): Record<string, string> {
     CUSTODY_MASTER_KEY: key(),
     DATA_SEALING_KEY: key(),
     API_KEY_HASH_KEY: key(),
+    INTERNAL_TOKEN: randomBytes(32).toString('base64url'),
   };
 }
 
