@@ -10,6 +10,7 @@ export * from './health/health.controller';
 export * from './metrics/metrics';
 export * from './metrics/metrics.controller';
 export * from './metrics/metrics-server';
+export * from './security/bearer-token';
 export * from './security/internal-token';
 export * from './tracing/trace-context';
 export * from './tracing/start-tracing';

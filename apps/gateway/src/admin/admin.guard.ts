@@ -1,7 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@cts/contracts';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { bearerToken } from '../auth/api-key-secret.domain';
+import { bearerToken, secretMatcher } from '@cts/platform';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings';
 import { type GatewayRequest } from '../http/request-context';
 import { AuthFailureThrottle } from '../rate-limit/auth-failure-throttle';
@@ -10,20 +9,19 @@ import { type Response } from 'express';
 /** The admin API: `Authorization: Bearer <ADMIN_TOKEN>`, never an API key; anything else is `401`. */
 @Injectable()
 export class AdminGuard implements CanActivate {
-  private readonly expected: Buffer | undefined;
+  private readonly matches: ((presented: string) => boolean) | undefined;
 
   constructor(
     @Inject(GATEWAY_SETTINGS) settings: GatewaySettings,
     private readonly failures: AuthFailureThrottle,
   ) {
-    this.expected = settings.adminToken === undefined ? undefined : digest(settings.adminToken);
+    this.matches = settings.adminToken === undefined ? undefined : secretMatcher(settings.adminToken);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<GatewayRequest>();
     const token = bearerToken(req.headers.authorization);
-    // Digests have equal lengths, so the comparison takes the same time whatever the token's length.
-    if (!this.expected || token === undefined || !timingSafeEqual(digest(token), this.expected)) {
+    if (!this.matches || token === undefined || !this.matches(token)) {
       const refused = new DomainError('unauthorized', 'Missing or invalid admin token');
       throw token === undefined
         ? refused
@@ -32,8 +30,4 @@ export class AdminGuard implements CanActivate {
     req.admin = true;
     return true;
   }
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }

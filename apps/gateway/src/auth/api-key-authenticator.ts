@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticateApiKey, DomainError, type Principal } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
-import { apiKeyEnvironment, bearerToken } from './api-key-secret.domain';
+import { bearerToken } from '@cts/platform';
+import { apiKeyEnvironment } from './api-key-secret.domain';
 import { ApiKeyHasher } from './api-key-hasher';
 import { PrincipalCache } from './principal-cache';
 

@@ -1,9 +1,4 @@
-import {
-  apiKeyDisplayPrefix,
-  apiKeyEnvironment,
-  bearerToken,
-  generateApiKeySecret,
-} from './api-key-secret.domain';
+import { apiKeyDisplayPrefix, apiKeyEnvironment, generateApiKeySecret } from './api-key-secret.domain';
 
 describe('API key secrets', () => {
   it('are svc_<env>_ followed by 43 base62 characters', () => {
@@ -36,14 +31,5 @@ describe('API key secrets', () => {
   it('show a prefix of the environment and four characters', () => {
     expect(apiKeyDisplayPrefix(`svc_test_AbCd${'x'.repeat(39)}`)).toBe('svc_test_AbCd');
     expect(apiKeyDisplayPrefix(`svc_live_0123${'x'.repeat(39)}`)).toBe('svc_live_0123');
-  });
-
-  it('come from an Authorization: Bearer header only', () => {
-    expect(bearerToken('Bearer abc')).toBe('abc');
-    expect(bearerToken('bearer abc')).toBe('abc');
-    expect(bearerToken(undefined)).toBeUndefined();
-    expect(bearerToken('Basic abc')).toBeUndefined();
-    expect(bearerToken('Bearer a b')).toBeUndefined();
-    expect(bearerToken('Bearer ')).toBeUndefined();
   });
 });

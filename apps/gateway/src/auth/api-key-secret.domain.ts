@@ -25,12 +25,6 @@ export function apiKeyDisplayPrefix(secret: string): string {
   return secret.slice(0, bodyStart + VISIBLE_BODY_CHARS);
 }
 
-/** The token of an `Authorization: Bearer <token>` header. */
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-  return match ? match[1] : undefined;
-}
-
 function toBase62(bytes: Uint8Array): string {
   let value = BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
   let out = '';

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerToken, secretMatcher } from './bearer-token';
 
 // INTERNAL_TOKEN guards the HTTP paths between a deployment's own apps (a service's direct queries,
 // the gateway's posted replies). Unset, those paths stay open as they were, kept in by the network
@@ -11,7 +11,7 @@ export function internalTokenHeaders(token: string | undefined): Record<string, 
 
 /**
  * Whether an internal request may come in, from its `Authorization` header: only with the configured
- * token, or always when none is configured. The token's digest is computed once, here.
+ * token, or always when none is configured.
  */
 export function internalTokenCheck(
   token: string | undefined,
@@ -19,14 +19,9 @@ export function internalTokenCheck(
   if (token === undefined) {
     return () => true;
   }
-  const expected = digest(token);
+  const matches = secretMatcher(token);
   return (authorization) => {
-    const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
-    // Digests have equal lengths, so the comparison takes the same time whatever was presented.
-    return presented !== undefined && timingSafeEqual(digest(presented), expected);
+    const presented = bearerToken(authorization);
+    return presented !== undefined && matches(presented);
   };
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }
