@@ -63,6 +63,12 @@ export interface MessageContext {
    * deadline passed); undefined inherits whatever deadline the current handler runs under.
    */
   deadlineAt?: number | null;
+  /**
+   * How long past the deadline the sender still takes the reply (ms): a gateway request with an
+   * Idempotency-Key records a late answer for its retry. Never on the wire: the service's deadline is
+   * unchanged.
+   */
+  lateReplyMs?: number;
 }
 
 export function createEnvelope<P>(

@@ -9,17 +9,22 @@ const Ping = defineCommand('account.ping', z.object({ n: z.number() }), z.object
 const context = { correlationId: 'req_1', environment: 'test' as const, accountId: null };
 const TIMEOUT_MS = 10_000;
 
-function setup(answer = true) {
+/** `answer`: reply at once (true), never (false), or after this many ms. */
+function setup(answer: boolean | number = true, timeoutMs = TIMEOUT_MS) {
   const bus = new InProcessBus();
   const received: CommandEnvelope<{ n: number }>[] = [];
   bus.registerCommand(Ping.topic, async (data) => {
     const envelope = data as CommandEnvelope<{ n: number }>;
     received.push(envelope);
-    return answer
-      ? createEnvelope('account.ping.reply', 1, ok(envelope.payload), context)
-      : new Promise(() => undefined);
+    if (answer === false) {
+      return new Promise(() => undefined);
+    }
+    if (typeof answer === 'number') {
+      await new Promise((resolve) => setTimeout(resolve, answer));
+    }
+    return createEnvelope('account.ping.reply', 1, ok(envelope.payload), context);
   });
-  return { commands: new CommandBus(new InProcessClient(bus), TIMEOUT_MS), received };
+  return { commands: new CommandBus(new InProcessClient(bus), timeoutMs), received };
 }
 
 describe('CommandBus deadlines', () => {
@@ -72,5 +77,20 @@ describe('CommandBus deadlines', () => {
       error: { code: 'service_unavailable', reason: 'deadline_exceeded' },
     });
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS / 2);
+  });
+
+  it('takes a reply that comes after the deadline when the context asks for it, the deadline unchanged', async () => {
+    const { commands, received } = setup(300, 100);
+    const before = Date.now();
+    expect(await commands.send(Ping, { n: 1 }, { ...context, lateReplyMs: 1_000 })).toEqual(ok({ n: 1 }));
+    expect(received[0]?.deadline_at).toBeLessThanOrEqual(before + 100 + 50);
+  });
+
+  it('gives up at the deadline when the context does not ask for a late reply', async () => {
+    const { commands } = setup(300, 100);
+    expect(await commands.send(Ping, { n: 1 }, context)).toMatchObject({
+      ok: false,
+      error: { code: 'service_unavailable', reason: 'deadline_exceeded' },
+    });
   });
 });

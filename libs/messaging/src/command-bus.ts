@@ -34,8 +34,9 @@ export const COMMAND_TIMEOUT_MS = Symbol('COMMAND_TIMEOUT_MS');
  * command goes on its service's command topic, its type in the envelope. The request is validated
  * before it leaves and the reply when it arrives (STYLE.md rule 4). The envelope carries the
  * command's deadline (`deadline_at`): the sender's timeout for a first command, what is left of the
- * handled command's for one sent by a handler; the bus waits until then and no longer, and does not
- * send a command whose deadline has already passed.
+ * handled command's for one sent by a handler; the bus waits until then (and `lateReplyMs` more when
+ * the context asks, for a caller that records a late answer), and does not send a command whose
+ * deadline has already passed.
  */
 @Injectable()
 export class CommandBus {
@@ -78,7 +79,9 @@ export class CommandBus {
     let raw: unknown;
     try {
       raw = await firstValueFrom(
-        this.client.send(commandTopicOf(contract.topic), envelope).pipe(timeout(waitMs)),
+        this.client
+          .send(commandTopicOf(contract.topic), envelope)
+          .pipe(timeout(waitMs + (context.lateReplyMs ?? 0))),
       );
     } catch (error) {
       timer({ outcome: 'timeout' });

@@ -9,6 +9,11 @@ export interface GatewayRequest extends Request {
   /** The request counted against its API key's limit (started by the API key guard). */
   rateLimit?: Promise<RateLimitDecision>;
   admin?: boolean;
+  /**
+   * Set by the idempotency interceptor for a request with an Idempotency-Key: its commands' replies
+   * are still taken this long past their deadline, so a late answer is recorded for the retry.
+   */
+  lateReplyMs?: number;
 }
 
 export function requestIdOf(req: Request): string {
@@ -39,11 +44,23 @@ export function callerOf(req: Request): Caller {
       causationId: null,
       environment: principal.environment,
       accountId: principal.account_id,
+      ...lateReplyOf(req),
     },
   };
 }
 
 /** The context of an admin command: no key environment, on behalf of the target account (if any). */
 export function adminContextOf(req: Request, accountId: string | null): MessageContext {
-  return { correlationId: requestIdOf(req), causationId: null, environment: null, accountId };
+  return {
+    correlationId: requestIdOf(req),
+    causationId: null,
+    environment: null,
+    accountId,
+    ...lateReplyOf(req),
+  };
+}
+
+function lateReplyOf(req: Request): Pick<MessageContext, 'lateReplyMs'> {
+  const { lateReplyMs } = req as GatewayRequest;
+  return lateReplyMs === undefined ? {} : { lateReplyMs };
 }

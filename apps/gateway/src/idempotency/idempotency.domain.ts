@@ -9,7 +9,8 @@ export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export type IdempotencyRecord =
-  | { state: 'in_progress'; fingerprint: string; owner: string }
+  /** `late`: its request already answered 503 and waits for the commands' late answer. */
+  | { state: 'in_progress'; fingerprint: string; owner: string; late?: boolean }
   | { state: 'completed'; fingerprint: string; status: number; body: unknown };
 
 /** The header's value, `undefined` when absent; `400` when it is not 1-255 visible ASCII characters. */

@@ -1,4 +1,4 @@
-import { CreateAccount, CreateApiKey } from '@cts/contracts';
+import { type CommandContract, CreateAccount, CreateApiKey } from '@cts/contracts';
 import request from 'supertest';
 import {
   bearer,
@@ -95,6 +95,93 @@ describe('Idempotency-Key', () => {
 
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(gateway.accounts.calls(CreateApiKey)).toHaveLength(2);
+  });
+
+  describe('a request the services answer after COMMAND_TIMEOUT_MS', () => {
+    const TIMEOUT_MS = 300;
+    const createAccount = (key?: string) => {
+      const req = request(gateway.url).post('/admin/v1/accounts').set(bearer(TEST_ADMIN_TOKEN));
+      return (key ? req.set('Idempotency-Key', key) : req).send({ handle: '@late', type: 'personal' });
+    };
+    /** account-service answers `contract` only after `replyAfterMs` (or when released). */
+    const slowAccountService = async (
+      contract: CommandContract,
+      replyAfterMs: number,
+      idempotencyWaitMs = 2_000,
+    ) => {
+      await gateway.close();
+      gateway = await startTestGateway({
+        env: { COMMAND_TIMEOUT_MS: String(TIMEOUT_MS) },
+        tuning: { idempotencyWaitMs },
+      });
+      alice = seedAccount(gateway.accounts);
+      let release = (): void => undefined;
+      const replied = new Promise<void>((resolve) => {
+        release = resolve;
+        setTimeout(resolve, replyAfterMs).unref();
+      });
+      gateway.accounts.hold(contract, replied);
+      return { replied, release };
+    };
+
+    it('answers 503 in time, then replays the late creation, secrets included, to a retry with the key', async () => {
+      const { replied } = await slowAccountService(CreateAccount, 2 * TIMEOUT_MS);
+      let lateReplyCame = false;
+      void replied.then(() => (lateReplyCame = true));
+
+      const first = await createAccount('idem-late').expect(503);
+      expect(lateReplyCame).toBe(false);
+      expect(first.body.error).toMatchObject({ code: 'service_unavailable', reason: 'deadline_exceeded' });
+      await replied;
+      const retry = await createAccount('idem-late').expect(201);
+
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body.account.handle).toBe('@late');
+      expect(retry.body.decryption_key).toMatch(/^dk1_/);
+      expect(retry.body.api_keys.test.secret).toMatch(/^svc_test_/);
+      expect(retry.body.api_keys.live.secret).toMatch(/^svc_live_/);
+      expect(gateway.accounts.calls(CreateAccount)).toHaveLength(1);
+    });
+
+    it('tells a retry that outwaits the late window to retry again (503), not that the key is in use', async () => {
+      const { replied, release } = await slowAccountService(CreateAccount, 60_000, 50);
+
+      await createAccount('idem-wait').expect(503);
+      const early = await createAccount('idem-wait').expect(503);
+      expect(early.headers['retry-after']).toBe('1');
+      release();
+      await replied;
+      const retry = await createAccount('idem-wait').expect(201);
+
+      expect(early.body.error).toMatchObject({ code: 'service_unavailable', reason: 'deadline_exceeded' });
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(gateway.accounts.calls(CreateAccount)).toHaveLength(1);
+    });
+
+    it('frees the key when no answer comes within the late window either: the retry runs again', async () => {
+      const { release } = await slowAccountService(CreateApiKey, 60_000);
+
+      await createKey(alice.keys.test.secret, 'idem-never').expect(503);
+      await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS + 200));
+      gateway.accounts.hold(CreateApiKey, Promise.resolve());
+      const retry = await createKey(alice.keys.test.secret, 'idem-never').expect(201);
+      release();
+
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expect(gateway.accounts.calls(CreateApiKey)).toHaveLength(2);
+    });
+
+    it('waits no longer without a key: the 503 comes before the late reply', async () => {
+      const { replied } = await slowAccountService(CreateAccount, 2 * TIMEOUT_MS);
+      let lateReplyCame = false;
+      void replied.then(() => (lateReplyCame = true));
+
+      const res = await createAccount().expect(503);
+
+      expect(lateReplyCame).toBe(false);
+      expect(res.body.error).toMatchObject({ code: 'service_unavailable', reason: 'deadline_exceeded' });
+      await replied;
+    });
   });
 
   it('does not keep a request that failed validation: the corrected one may use the same key', async () => {

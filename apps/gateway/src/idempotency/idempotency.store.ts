@@ -11,7 +11,12 @@ import { type IdempotencyRecord, RECORD_TTL_SECONDS } from './idempotency.domain
 const POLL_MS = 25;
 
 const StoredRecord = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('in_progress'), fingerprint: z.string(), owner: z.string() }),
+  z.object({
+    state: z.literal('in_progress'),
+    fingerprint: z.string(),
+    owner: z.string(),
+    late: z.boolean().optional(),
+  }),
   z.object({
     state: z.literal('completed'),
     fingerprint: z.string(),
@@ -71,6 +76,14 @@ export class IdempotencyStore {
       if (record?.state === 'completed') {
         return { kind: 'replay', status: record.status, body: record.body };
       }
+      if (performance.now() >= deadline && record?.late) {
+        // Its first request already answered 503 and still waits for a late answer: as retryable.
+        throw new DomainError(
+          'service_unavailable',
+          'The first request with this Idempotency-Key is still waiting for its answer; retry with the same key',
+          { reason: 'deadline_exceeded' },
+        );
+      }
       if (performance.now() >= deadline) {
         throw new DomainError(
           'idempotency_key_in_use',
@@ -95,6 +108,22 @@ export class IdempotencyStore {
     await this.cache.set(id, this.sealing.seal(lock.scope, lock.key, record), {
       ttlSeconds: RECORD_TTL_SECONDS,
     });
+  }
+
+  /**
+   * The request answered 503 and waits on for its commands' late answer: a retry that outwaits it is
+   * told to retry again (503), not that the key is in use by another request (409).
+   */
+  async markLate(lock: IdempotencyLock): Promise<void> {
+    const record = await this.read(lock.scope, lock.key);
+    if (record?.state === 'in_progress' && record.owner === lock.owner) {
+      const late: IdempotencyRecord = { ...record, late: true };
+      await this.cache.set(
+        this.sealing.storageKey(lock.scope, lock.key),
+        this.sealing.seal(lock.scope, lock.key, late),
+        { ttlSeconds: this.lockTtlSeconds },
+      );
+    }
   }
 
   /** Frees the key after a failure worth retrying (5xx), unless another request holds it by now. */
