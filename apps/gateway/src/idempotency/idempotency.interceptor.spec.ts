@@ -1,4 +1,13 @@
-import { type CommandContract, CreateAccount, CreateApiKey } from '@cts/contracts';
+import {
+  type CommandContract,
+  contextFrom,
+  CreateAccount,
+  CreateApiKey,
+  createEnvelope,
+  CreateTransfer,
+  EnvelopeMeta,
+  ok,
+} from '@cts/contracts';
 import request from 'supertest';
 import {
   bearer,
@@ -103,7 +112,10 @@ describe('Idempotency-Key', () => {
       const req = request(gateway.url).post('/admin/v1/accounts').set(bearer(TEST_ADMIN_TOKEN));
       return (key ? req.set('Idempotency-Key', key) : req).send({ handle: '@late', type: 'personal' });
     };
-    /** account-service answers `contract` only after `replyAfterMs` (or when released). */
+    /**
+     * account-service answers `contract` only after `replyAfterMs` (or when released). The gateway
+     * answers 503 at TIMEOUT_MS and takes a reply until about 2 × TIMEOUT_MS: 1.5 × is late but taken.
+     */
     const slowAccountService = async (
       contract: CommandContract,
       replyAfterMs: number,
@@ -125,7 +137,7 @@ describe('Idempotency-Key', () => {
     };
 
     it('answers 503 in time, then replays the late creation, secrets included, to a retry with the key', async () => {
-      const { replied } = await slowAccountService(CreateAccount, 2 * TIMEOUT_MS);
+      const { replied } = await slowAccountService(CreateAccount, 1.5 * TIMEOUT_MS);
       let lateReplyCame = false;
       void replied.then(() => (lateReplyCame = true));
 
@@ -158,6 +170,40 @@ describe('Idempotency-Key', () => {
       expect(gateway.accounts.calls(CreateAccount)).toHaveLength(1);
     });
 
+    it('replays a late answer with the status its handler set (a held transfer: 202)', async () => {
+      await slowAccountService(CreateAccount, 0);
+      const held = {
+        transaction_id: 'atx_late',
+        status: 'pending_approval',
+        agent: '@alice/bot',
+        to: '@bob',
+        asset: 'USDC',
+        requested_at: new Date().toISOString(),
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      };
+      gateway.bus.registerCommand(CreateTransfer.topic, async (data) => {
+        // After the request's 503, within the late window (as long again).
+        await new Promise((resolve) => setTimeout(resolve, 1.5 * TIMEOUT_MS));
+        const cause = EnvelopeMeta.parse(data);
+        return createEnvelope(`${CreateTransfer.topic}.reply`, 1, ok({ kind: 'held', transaction: held }), {
+          ...contextFrom(cause),
+        });
+      });
+      const transfer = () =>
+        request(gateway.url)
+          .post('/v1/transfers')
+          .set(bearer(alice.keys.test.secret))
+          .set('Idempotency-Key', 'idem-held')
+          .send({ to: '@bob', amount: '5' });
+
+      await transfer().expect(503);
+      await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
+      const retry = await transfer().expect(202);
+
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toEqual(held);
+    });
+
     it('frees the key when no answer comes within the late window either: the retry runs again', async () => {
       const { release } = await slowAccountService(CreateApiKey, 60_000);
 
@@ -172,7 +218,7 @@ describe('Idempotency-Key', () => {
     });
 
     it('waits no longer without a key: the 503 comes before the late reply', async () => {
-      const { replied } = await slowAccountService(CreateAccount, 2 * TIMEOUT_MS);
+      const { replied } = await slowAccountService(CreateAccount, 1.5 * TIMEOUT_MS);
       let lateReplyCame = false;
       void replied.then(() => (lateReplyCame = true));
 

@@ -88,7 +88,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         .markLate(claim.lock)
         .catch((error: unknown) => this.logger.warn(`marking a key as waiting failed: ${String(error)}`));
       outcome
-        .then((late) => this.settle(claim.lock, late, declaredStatus, req))
+        .then((late) => this.settle(claim.lock, late, lateStatus(res, declaredStatus), req))
         .catch((error: unknown) => this.logger.error(`recording a late answer failed: ${String(error)}`));
       throw new DomainError(
         'service_unavailable',
@@ -116,6 +116,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       await this.store.release(lock);
     }
   }
+}
+
+/**
+ * A late success's status: the route's, unless its handler set one after the 503 went out (a held
+ * transfer's `202`, set once its command has answered).
+ */
+function lateStatus(res: Response, declaredStatus: number): number {
+  return res.statusCode === 503 ? declaredStatus : res.statusCode;
 }
 
 /** The outcome if it comes within `ms`, else undefined (the outcome may still come later). */

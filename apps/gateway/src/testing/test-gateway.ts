@@ -63,7 +63,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       },
       apiKeyHashKey: TEST_API_KEY_HASH_KEY,
       custodyMasterKey: '',
-      dataSealingKey: '',
+      // A fixed key: the gateway seals a transfer's amount before sending it (32 bytes, base64).
+      dataSealingKey: Buffer.alloc(32, 7).toString('base64'),
     },
     databaseUrl: '',
     bus,
