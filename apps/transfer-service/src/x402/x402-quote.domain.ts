@@ -1,4 +1,5 @@
 import { type Environment, fail, ok, type Result } from '@cts/contracts';
+import { isAddress } from '@solana/kit';
 import { networkServes } from './x402-networks.domain';
 
 /** One `accepts` entry exactly as the resource server sent it: it goes back unchanged as `accepted`. */
@@ -40,7 +41,6 @@ export interface ParsedQuote {
   chosen: ChosenRequirement;
 }
 
-const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const BASE_UNITS = /^[1-9][0-9]{0,19}$/;
 const U64_MAX = 2n ** 64n - 1n;
 /** The reference client's limit on a seller's memo. */
@@ -72,7 +72,9 @@ function chooseEntry(
   if (typeof amount !== 'string' || !BASE_UNITS.test(amount) || BigInt(amount) > U64_MAX) {
     return 'amount is not a positive integer of base units';
   }
-  if (typeof payTo !== 'string' || !ADDRESS.test(payTo)) {
+  // An address is base58 of exactly 32 bytes: one of another length would pass a pattern and fail
+  // only when the transaction is built, after the spend policy counted the payment.
+  if (typeof payTo !== 'string' || !isAddress(payTo)) {
     return 'payTo is not a Solana address';
   }
   if (
@@ -83,8 +85,8 @@ function chooseEntry(
     return 'maxTimeoutSeconds is not a positive integer';
   }
   const feePayer = isObject(extra) ? extra.feePayer : undefined;
-  if (typeof feePayer !== 'string' || !ADDRESS.test(feePayer)) {
-    return 'extra.feePayer is missing (the facilitator pays the fee in the exact scheme)';
+  if (typeof feePayer !== 'string' || !isAddress(feePayer)) {
+    return 'extra.feePayer is missing or not a Solana address (the facilitator pays the fee in the exact scheme)';
   }
   const memo = isObject(extra) && extra.memo !== undefined ? extra.memo : null;
   if (memo !== null && typeof memo !== 'string') {
