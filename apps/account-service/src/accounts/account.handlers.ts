@@ -16,7 +16,6 @@ import {
 import { OnCommand } from '@cts/messaging';
 import { SERVICE_NAME } from '@cts/runtime';
 import { UnitOfWork } from '@cts/persistence';
-import { isUniqueViolation } from '@cts/persistence';
 import { canVerifyDomain, effectiveKycStatus, kycChangeRefusal, toAccountResource } from './account.domain';
 import { AccountRepository } from './account.repository';
 
@@ -48,7 +47,8 @@ export class AccountHandlers {
     const { account_id, kyc_status } = message.payload;
     // Once per command: a redelivered one gets the first reply, not a second account.kyc_changed.
     const { value } = await this.unitOfWork.once(message, this.consumer, async (tx) => {
-      const current = await this.accounts.findById(account_id, tx.manager);
+      // Locked: concurrent changes to one status would each read the old one and each publish.
+      const current = await this.accounts.lockById(account_id, tx.manager);
       if (!current) {
         return fail('account_not_found', 'No such account');
       }
@@ -80,29 +80,21 @@ export class AccountHandlers {
     message: Envelope<RequestOf<typeof AddVerifiedDomain>>,
   ): Promise<Result<ResponseOf<typeof AddVerifiedDomain>>> {
     const { account_id, domain } = message.payload;
-    try {
-      return await this.unitOfWork.run(async (tx) => {
-        const account = await this.accounts.findById(account_id, tx.manager);
-        if (!account) {
-          return fail('account_not_found', 'No such account');
-        }
-        if (!canVerifyDomain(account.type)) {
-          throw new DomainError('invalid_request', 'Only business accounts can verify a domain', {
-            param: 'account_id',
-          });
-        }
-        const existing = await this.accounts.findDomain(domain, tx.manager);
-        if (existing && existing.accountId !== account_id) {
-          return fail('domain_taken', `${domain} is verified by another account`, { param: 'domain' });
-        }
-        const row = existing ?? (await this.accounts.insertDomain(account_id, domain, tx.manager));
-        return ok({ account_id, domain, verified_at: row.verifiedAt.toISOString() });
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) {
+    return this.unitOfWork.run(async (tx) => {
+      const account = await this.accounts.findById(account_id, tx.manager);
+      if (!account) {
+        return fail('account_not_found', 'No such account');
+      }
+      if (!canVerifyDomain(account.type)) {
+        throw new DomainError('invalid_request', 'Only business accounts can verify a domain', {
+          param: 'account_id',
+        });
+      }
+      const row = await this.accounts.claimDomain(account_id, domain, tx.manager);
+      if (row.accountId !== account_id) {
         return fail('domain_taken', `${domain} is verified by another account`, { param: 'domain' });
       }
-      throw error;
-    }
+      return ok({ account_id, domain, verified_at: row.verifiedAt.toISOString() });
+    });
   }
 }

@@ -42,6 +42,15 @@ export class AccountRepository {
     return row ? toState(row) : null;
   }
 
+  /**
+   * The account with its row locked until the transaction ends: changes of one account run one
+   * after the other, each reading what the one before it wrote.
+   */
+  async lockById(id: string, manager: EntityManager): Promise<AccountState | null> {
+    const row = await manager.findOne(AccountEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    return row ? toState(row) : null;
+  }
+
   async findByHandle(handle: string): Promise<AccountState | null> {
     const row = await this.dataSource.manager.findOneBy(AccountEntity, { handle });
     return row ? toState(row) : null;
@@ -91,11 +100,21 @@ export class AccountRepository {
     return manager.findOneBy(VerifiedDomainEntity, { domain });
   }
 
-  async insertDomain(
+  /**
+   * Records `domain` for `accountId` unless an account has it already, and returns its row, whoever
+   * has it. ON CONFLICT waits for a concurrent insert of the same domain and then reads its row: a
+   * read first and an insert after raced (a unique violation, or TypeORM's save finding the row and
+   * updating it).
+   */
+  async claimDomain(
     accountId: string,
     domain: string,
     manager: EntityManager,
   ): Promise<VerifiedDomainEntity> {
-    return manager.save(manager.create(VerifiedDomainEntity, { accountId, domain }));
+    await manager.query(
+      `INSERT INTO "accounts"."verified_domains" (domain, account_id) VALUES ($1, $2) ON CONFLICT (domain) DO NOTHING`,
+      [domain, accountId],
+    );
+    return manager.findOneByOrFail(VerifiedDomainEntity, { domain });
   }
 }

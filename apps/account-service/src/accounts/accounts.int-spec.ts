@@ -1,4 +1,5 @@
 import {
+  AddVerifiedDomain,
   AuthenticateApiKey,
   createEnvelope,
   CreateAccount,
@@ -198,6 +199,66 @@ describe('account-service over the in-process bus on a real PostgreSQL', () => {
       [accountId],
     );
     expect(events).toEqual([{ status: 'enhanced' }]);
+  });
+
+  it('publishes account.kyc_changed once when the same change arrives many times at once', async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const created = await bus.send(
+      CreateAccount,
+      { ...newAccount('@kyc_race'), kyc_status: 'pending' as const },
+      context,
+    );
+    if (!created.ok) throw new Error('setup failed');
+    const accountId = created.value.account.account_id;
+    // Ten PATCHes, each its own command: all read `pending` unless the change holds the row.
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        bus.send(SetKycStatus, { account_id: accountId, kyc_status: 'verified' }, context),
+      ),
+    );
+    expect(results.every((r) => r.ok && r.value.kyc_status === 'verified')).toBe(true);
+    expect(
+      await count(
+        `SELECT count(*)::int AS count FROM accounts.outbox WHERE envelope->>'type' = 'account.kyc_changed' AND key = '${accountId}'`,
+      ),
+    ).toBe(1);
+  });
+
+  it("verifies a domain asked for many times at once: every answer is its owner's, none a 409 or an error", async () => {
+    const bus = inProcessCommandBus(runtime.bus);
+    const [first, second] = await Promise.all([
+      bus.send(CreateAccount, { ...newAccount('@dom_one'), type: 'business' as const }, context),
+      bus.send(CreateAccount, { ...newAccount('@dom_two'), type: 'business' as const }, context),
+    ]);
+    if (!first.ok || !second.ok) throw new Error('setup failed');
+    const one = first.value.account.account_id;
+    const two = second.value.account.account_id;
+
+    const same = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        bus.send(AddVerifiedDomain, { account_id: one, domain: 'one.example' }, context),
+      ),
+    );
+    const verifiedAt = new Set(same.map((r) => (r.ok ? r.value.verified_at : r.error.code)));
+    expect(same.every((r) => r.ok && r.value.account_id === one)).toBe(true);
+    expect(verifiedAt.size).toBe(1);
+
+    const raced = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        bus.send(AddVerifiedDomain, { account_id: i % 2 ? one : two, domain: 'raced.example' }, context),
+      ),
+    );
+    const [{ owner }] = (await service.app
+      .get(DataSource)
+      .query(`SELECT account_id AS owner FROM accounts.verified_domains WHERE domain = 'raced.example'`)) as [
+      { owner: string },
+    ];
+    raced.forEach((result, i) => {
+      const asker = i % 2 ? one : two;
+      expect(result.ok ? result.value.account_id : result.error.code).toBe(
+        asker === owner ? asker : 'domain_taken',
+      );
+    });
   });
 
   it('authenticates a key by its hash until it is revoked', async () => {
