@@ -34,6 +34,7 @@ import { address } from '@solana/kit';
 import { Ledgers } from '../ledger/ledgers';
 import { AccountLocks, accountLockKey } from '../locks/account-locks';
 import { DATA_KEY } from '../sealing/data-key';
+import { decimalsOfCode } from '../transfers/assets';
 import { kycAllowsMoney } from '../transfers/transfer.domain';
 import { spendablePublic } from '../x402/x402-payment.domain';
 import { X402PaymentRepository } from '../x402/x402-payment.repository';
@@ -41,8 +42,6 @@ import { X402PaymentRepository } from '../x402/x402-payment.repository';
 type Balances = ResponseOf<typeof GetBalances>;
 
 const isNeverFunded = (ciphertext: Uint8Array): boolean => ciphertext.every((byte) => byte === 0);
-
-const decimalsOf = (asset: string): number | undefined => ASSET_DECIMALS[asset as AssetCode];
 
 /**
  * `GET /v1/accounts/me/balances` (spec §4.2, ARCHITECTURE §6): yes/no per asset from custody; an
@@ -77,7 +76,8 @@ export class BalancesHandlers {
         : utf8Decode(
             unseal(this.dataKey, sealed_decryption_proof, decryptionProofSealingContext(account_id)),
           );
-    const proofs = decryption_proof === null ? null : parseDecryptionProofParam(decryption_proof, decimalsOf);
+    const proofs =
+      decryption_proof === null ? null : parseDecryptionProofParam(decryption_proof, decimalsOfCode);
     if (proofs && !proofs.ok) {
       return fail('decryption_proof_invalid', proofs.error.message, {
         param: 'decryption_proof',
