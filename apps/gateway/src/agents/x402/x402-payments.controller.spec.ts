@@ -1,4 +1,4 @@
-import { PayX402 } from '@cts/contracts';
+import { PayX402, ReportX402Settlement } from '@cts/contracts';
 import { InProcessBus } from '@cts/messaging';
 import request from 'supertest';
 import {
@@ -90,5 +90,36 @@ describe('POST /v1/agents/x402/payments', () => {
 
     expect(other.body.error).toMatchObject({ code: 'idempotency_key_reused' });
     expect(x402.calls(PayX402)).toHaveLength(1);
+  });
+});
+
+describe('POST /v1/agents/x402/payments/{payment_id}/settlement', () => {
+  let gateway: TestGateway;
+  let x402: FakeX402Service;
+  let agent: SeededAccount;
+
+  beforeEach(async () => {
+    const bus = new InProcessBus();
+    x402 = new FakeX402Service(bus);
+    gateway = await startTestGateway({ bus });
+    agent = seedAccount(gateway.accounts, '@alice', { type: 'agent' });
+  });
+
+  afterEach(async () => {
+    await gateway.close();
+  });
+
+  it('refuses a PAYMENT-RESPONSE whose transaction is too long to be a signature with 400, not 500', async () => {
+    const header = (transaction: string) =>
+      Buffer.from(JSON.stringify({ success: true, transaction })).toString('base64');
+
+    const res = await request(gateway.url)
+      .post('/v1/agents/x402/payments/x402_1/settlement')
+      .set(bearer(agent.keys.test.secret))
+      .send({ payment_response: header('z'.repeat(200)) })
+      .expect(400);
+
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'payment_response' });
+    expect(x402.calls(ReportX402Settlement)).toHaveLength(0);
   });
 });

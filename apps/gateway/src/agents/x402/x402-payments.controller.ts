@@ -12,6 +12,7 @@ import { IdempotencyIdentity } from '../../idempotency/idempotency-identity.deco
 import { decodeX402Header, settledTransactionOf } from './x402-headers.domain';
 import { x402PaymentIdentity } from './x402-payment-identity.domain';
 import {
+  ChainSignature,
   HeldX402TransactionSchema,
   X402PaymentBody,
   X402PaymentIdParam,
@@ -122,6 +123,13 @@ function chainSignatureOf(body: X402SettlementBody): string {
         param: 'payment_response',
       },
     );
+  }
+  // chain_signature was checked with the body; the header's `transaction` is checked here, as the
+  // settlement command would refuse it.
+  if (!ChainSignature.safeParse(signature).success) {
+    throw new DomainError('invalid_request', 'payment_response.transaction is not a transaction signature', {
+      param: 'payment_response',
+    });
   }
   return signature;
 }
