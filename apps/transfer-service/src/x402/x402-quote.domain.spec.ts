@@ -152,6 +152,18 @@ describe('resourceHost', () => {
     expect(resourceHost(quoted, 'not a url').ok).toBe(false);
   });
 
+  it('refuses a host longer than a DNS name can be (253 characters)', () => {
+    const url = (host: string) => `https://${host}/weather`;
+    const longest = `${'a.'.repeat(125)}com`;
+    expect(resourceHost(url(longest), url(longest))).toEqual({ ok: true, value: longest });
+    expect(resourceHost(url(`${longest}.`), url(`${longest}.`))).toEqual({ ok: true, value: longest });
+    const tooLong = `a${longest}`;
+    expect(resourceHost(url(tooLong), url(tooLong))).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', param: 'resource' },
+    });
+  });
+
   it('refuses non-http URLs', () => {
     expect(resourceHost('ftp://api.example.com/weather', null).ok).toBe(false);
     expect(resourceHost('not a url', null)).toMatchObject({ ok: false, error: { param: 'resource' } });

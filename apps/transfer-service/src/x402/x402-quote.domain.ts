@@ -43,6 +43,8 @@ export interface ParsedQuote {
 
 const BASE_UNITS = /^[1-9][0-9]{0,19}$/;
 const U64_MAX = 2n ** 64n - 1n;
+/** The longest DNS name, written without its trailing dot. */
+const MAX_HOST_LENGTH = 253;
 /** The reference client's limit on a seller's memo. */
 const MAX_MEMO_BYTES = 256;
 
@@ -191,7 +193,15 @@ export function resourceHost(resource: string, quotedUrl: string | null): Result
       param: 'resource',
     });
   }
-  return ok(url.hostname.toLowerCase().replace(/\.$/, ''));
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  // A URL parser takes any length; DNS names stop at 253. The host goes on as the transaction's `to`,
+  // which the policy and approval commands bound (a longer one failed there, after the checks).
+  if (host.length > MAX_HOST_LENGTH) {
+    return fail('invalid_request', `resource host is longer than ${MAX_HOST_LENGTH} characters`, {
+      param: 'resource',
+    });
+  }
+  return ok(host);
 }
 
 /** The same URL once parsed (host case, default port, escapes), but for the fragment a client never sends. */
