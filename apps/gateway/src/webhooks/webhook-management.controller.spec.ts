@@ -82,6 +82,7 @@ describe('/v1/webhooks/{webhook_id}: read, update, rotate the secret, test', () 
   it.each([
     ['an empty body', {}, undefined],
     ['an http:// URL', { url: 'http://hooks.example.com/' }, 'url'],
+    ['a URL with a NUL', { url: 'https://hooks.example.com/#\u0000' }, 'url'],
     ['an unknown event type', { events: ['transfer.lost'] }, 'events.0'],
     ['no event type', { events: [] }, 'events'],
     ['a non-boolean disabled', { disabled: 'yes' }, 'disabled'],

@@ -83,6 +83,12 @@ describe('/v1/webhooks', () => {
     ['an http:// URL', { url: 'http://hooks.example.com/', events: ['transfer.confirmed'] }, 'url'],
     ['a relative URL', { url: '/hook', events: ['transfer.confirmed'] }, 'url'],
     ['no URL', { events: ['transfer.confirmed'] }, 'url'],
+    ['a URL with a NUL', { url: 'https://hooks.example.com/\u0000', events: ['transfer.confirmed'] }, 'url'],
+    [
+      'a URL with an escape',
+      { url: 'https://hooks.example.com/?\u001b[2J', events: ['transfer.confirmed'] },
+      'url',
+    ],
     [
       'an unknown event type',
       { url: 'https://hooks.example.com/', events: ['transfer.confirmed', 'transfer.lost'] },

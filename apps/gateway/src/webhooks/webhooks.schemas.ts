@@ -1,4 +1,9 @@
-import { WEBHOOK_EVENT_TYPES, WebhookDelivery, WebhookSubscription } from '@cts/contracts';
+import {
+  NO_CONTROL_CHARACTERS,
+  WEBHOOK_EVENT_TYPES,
+  WebhookDelivery,
+  WebhookSubscription,
+} from '@cts/contracts';
 import { z } from 'zod';
 import { IdString, QueryInteger } from '../http/query.schemas';
 
@@ -47,6 +52,8 @@ const WebhookUrl = z
   .url({ protocol: /^https$/, error: HTTPS_ONLY })
   .max(2048, { error: 'must be at most 2048 characters' })
   .refine((url) => HTTPS_PREFIX.test(url), { error: HTTPS_ONLY })
+  // The URL parser takes a NUL in the path, query or fragment, which PostgreSQL cannot store.
+  .refine((url) => NO_CONTROL_CHARACTERS.test(url), { error: 'must not contain control characters' })
   .meta({ pattern: HTTPS_PREFIX.source });
 
 export const CreateWebhookBody = z
