@@ -94,6 +94,11 @@ export interface ConfidentialAccountView extends AccountViewBase {
   pendingBalanceLo: Uint8Array;
   pendingBalanceHi: Uint8Array;
   pendingCreditCounter: bigint;
+  /**
+   * The AE copy is short of the balance: a credit raced the last apply (its counters differ). A
+   * transfer proved against it fails; applying the pending balance restates it.
+   */
+  decryptableStale: boolean;
 }
 
 export type LedgerAccountView = MissingAccountView | PublicAccountView | ConfidentialAccountView;

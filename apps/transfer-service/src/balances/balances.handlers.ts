@@ -181,7 +181,11 @@ export class BalancesHandlers {
       return view;
     };
     const view = await read();
-    if (view.pendingCreditCounter === 0n && !(depositPublic && view.publicAmount > 0n)) {
+    if (
+      view.pendingCreditCounter === 0n &&
+      !view.decryptableStale &&
+      !(depositPublic && view.publicAmount > 0n)
+    ) {
       return view;
     }
     return this.locks.run(accountLockKey(accountId, environment, asset), async () => {

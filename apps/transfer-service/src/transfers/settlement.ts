@@ -295,8 +295,10 @@ export class Settlement {
       draft.confidential || !source.exists
         ? amount
         : amount - min(amount, spendablePublic(source.publicAmount, promised));
+    // A stale AE balance cannot be proved against (nor trusted to suffice): it is applied first.
     const suffices = async (reading: ConfidentialTransferReading) =>
       reading.source.confidentialReady &&
+      !reading.source.decryptableStale &&
       (await this.custody.canSend(
         account_id,
         draft.environment,
@@ -310,7 +312,9 @@ export class Settlement {
     const { source } = reading;
     if (
       !source.confidentialReady ||
-      (source.pendingCreditCounter === 0n && !(depositPublic && source.publicAmount > 0n))
+      (source.pendingCreditCounter === 0n &&
+        !source.decryptableStale &&
+        !(depositPublic && source.publicAmount > 0n))
     ) {
       return null;
     }

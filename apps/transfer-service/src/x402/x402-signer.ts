@@ -78,10 +78,13 @@ export class X402Signer {
     if (!view.confidentialReady) {
       return false;
     }
-    if (await this.custody.canSend(payer.account_id, environment, amount, view.decryptableAvailableBalance)) {
+    if (
+      !view.decryptableStale &&
+      (await this.custody.canSend(payer.account_id, environment, amount, view.decryptableAvailableBalance))
+    ) {
       return true;
     }
-    if (view.pendingCreditCounter === 0n) {
+    if (view.pendingCreditCounter === 0n && !view.decryptableStale) {
       return false;
     }
     await this.custody.withKeys(payer.account_id, environment, (keys) =>

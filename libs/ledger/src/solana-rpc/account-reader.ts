@@ -7,7 +7,7 @@ import {
   getMintDecoder,
   getTokenDecoder,
 } from '@solana-program/token-2022';
-import { confidentialExtensionOf, isConfidentialReady } from '../accounts/token-state';
+import { isConfidentialReady } from '../accounts/token-state';
 import { AccountNotFoundError, LedgerError } from '../ledger.errors';
 import { COMMITMENT, type LedgerRpc } from './ledger-rpc';
 
@@ -100,21 +100,4 @@ export async function readConfidentialToken(
 ): Promise<Token> {
   const [state] = await readTokens(rpc, [token.address], abortSignal);
   return requireConfidential(state ?? null, token);
-}
-
-/**
- * ApplyPendingBalance trusts our decryption of the pending balance; a credit landing between our read and
- * the apply is applied on-chain but missing from the AE balance. The counters reveal it: say so loudly.
- */
-export function assertNoCreditRace(address: Address, afterApply: Token): void {
-  const extension = confidentialExtensionOf(afterApply);
-  if (
-    extension !== null &&
-    extension.actualPendingBalanceCreditCounter !== extension.expectedPendingBalanceCreditCounter
-  ) {
-    throw new LedgerError(
-      'pending_balance_race',
-      `a credit reached ${address} while its pending balance was applied: its decryptable balance needs a resync`,
-    );
-  }
 }

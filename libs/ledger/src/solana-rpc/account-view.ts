@@ -31,6 +31,8 @@ export function toAccountView(identity: AccountIdentity, token: Token | null): L
     pendingBalanceLo: new Uint8Array(extension.pendingBalanceLow),
     pendingBalanceHi: new Uint8Array(extension.pendingBalanceHigh),
     pendingCreditCounter: extension.pendingBalanceCreditCounter,
+    decryptableStale:
+      extension.actualPendingBalanceCreditCounter !== extension.expectedPendingBalanceCreditCounter,
   };
 }
 

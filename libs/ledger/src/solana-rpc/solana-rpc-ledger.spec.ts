@@ -112,6 +112,53 @@ describe('SolanaRpcLedger on the local runtime', () => {
     expect(await ledger.applyPendingBalance(bob, 'USDC')).toEqual({ signature: null });
   });
 
+  /** Runs `action` while alice's transfer of `amount` to bob lands between the read and the send of bob's `kind` job. */
+  async function withCreditDuring(
+    kind: string,
+    amount: bigint,
+    action: () => Promise<unknown>,
+  ): Promise<void> {
+    const run = pool.run.bind(pool);
+    let credited = false;
+    const spy = jest.spyOn(pool, 'run').mockImplementation((prepare) =>
+      run(async () => {
+        const job = await prepare();
+        if (job.kind === kind && !credited) {
+          credited = true;
+          await ledger.transferConfidential({ from: alice, toOwner: bobOwner, asset: 'USDC', amount });
+        }
+        return job;
+      }),
+    );
+    try {
+      await action();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(credited).toBe(true);
+  }
+
+  it.each([
+    ['apply-pending', () => ledger.applyPendingBalance(bob, 'USDC'), 0n],
+    ['fund', () => ledger.fundTestAccount(bob, 'USDC', 4n * USDC), 4n * USDC],
+  ])(
+    'keeps the decryptable balance true when a credit lands while the %s job applies the pending balance',
+    async (kind, action, funded) => {
+      await ledger.transferConfidential({ from: alice, toOwner: bobOwner, asset: 'USDC', amount: USDC });
+      const before = await available(bob, bobOwner);
+      await withCreditDuring(kind, 2n * USDC, action);
+      await ledger.applyPendingBalance(bob, 'USDC');
+      const total = before + 3n * USDC + funded;
+      const bobView = await read(bobOwner);
+      expect(decryptWithElGamal(bob, bobView.availableBalanceCiphertext)).toBe(total);
+      expect(decryptWithAeKey(bob, bobView)).toBe(total);
+      // What bob holds can be sent: a transfer proves against the decryptable balance.
+      await ledger.transferConfidential({ from: bob, toOwner: aliceOwner, asset: 'USDC', amount: total });
+      expect(await available(bob, bobOwner)).toBe(0n);
+      await ledger.applyPendingBalance(alice, 'USDC');
+    },
+  );
+
   it('rejects a transfer above the available balance with a typed error and moves nothing', async () => {
     const before = [await read(aliceOwner), await read(bobOwner)];
     const attempt = ledger.transferConfidential({

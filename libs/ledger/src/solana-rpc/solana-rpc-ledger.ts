@@ -21,7 +21,8 @@ import {
 import { type ProofPool, type ProofPoolStats, createProofPool } from '../proof-pool/proof-pool';
 import { type BuildJob, type RentSchedule, type SigningContext } from '../transactions/build-job';
 import { buildExactPayment } from '../transactions/exact-payment.builder';
-import { assertNoCreditRace, associatedTokenAddress, readConfidentialToken } from './account-reader';
+import { associatedTokenAddress, readConfidentialToken } from './account-reader';
+import { applyUntilUnraced, creditRaced } from './credit-race';
 import { readAccountView } from './account-view';
 import { lackingPublicAmount, missingMints, usablePublicAmount } from './missing-mints';
 import { assertConfidentialAmount, assertStandardAmount, fundingAuthority } from './ledger-guards';
@@ -104,19 +105,18 @@ export class SolanaRpcLedger implements LedgerPort {
     const asset = this.asset(assetCode);
     const owner = await ownerAddressOf(keys);
     const token = await associatedTokenAddress(owner, asset.mint);
-    return this.accountLocks.run(token, async () => ({
-      signature: await this.execute(async () => ({
-        kind: 'fund',
-        context: await this.signingContext(),
-        keys,
-        mintAuthoritySeed,
-        mint: asset.mint,
-        decimals: asset.decimals,
-        token,
-        tokenState: await this.readConfidentialToken(token, 'account'),
-        amount,
-      })),
-    }));
+    return this.accountLocks.run(token, async () => {
+      const signature = await this.execute(async () => {
+        const tokenState = await this.readConfidentialToken(token, 'account');
+        const context = await this.signingContext();
+        return { kind: 'fund', context, keys, mintAuthoritySeed, token, tokenState, amount, ...asset };
+      });
+      // Funding applies the pending balance too, so a credit can race it as it can any apply.
+      if (creditRaced(await this.readConfidentialToken(token, 'account'))) {
+        await this.applyPending(keys, token, asset, false);
+      }
+      return { signature };
+    });
   }
 
   async readForConfidentialTransfer(
@@ -159,23 +159,23 @@ export class SolanaRpcLedger implements LedgerPort {
     return this.accountLocks.run(token, async () => {
       const tokenState = await this.readConfidentialToken(token, 'account');
       const pending = confidentialExtensionOf(tokenState)?.pendingBalanceCreditCounter ?? 0n;
-      if (pending === 0n && !(depositPublic && tokenState.amount > 0n)) {
+      if (pending === 0n && !creditRaced(tokenState) && !(depositPublic && tokenState.amount > 0n)) {
         return { signature: null };
       }
+      return { signature: await this.applyPending(keys, token, asset, depositPublic) };
+    });
+  }
+
+  /** WARNING: call under the account's lock (`accountLocks`). */
+  private applyPending(keys: AccountKeyMaterial, token: Address, asset: LedgerAsset, depositPublic: boolean) {
+    return applyUntilUnraced(token, async () => {
       const signature = await this.execute(async () => {
         const current = await this.readConfidentialToken(token, 'account');
-        return {
-          kind: 'apply-pending',
-          context: await this.signingContext(),
-          keys,
-          token,
-          tokenState: current,
-          depositAmount: depositPublic ? current.amount : 0n,
-          ...asset,
-        };
+        const depositAmount = depositPublic ? current.amount : 0n;
+        const context = await this.signingContext();
+        return { kind: 'apply-pending', context, keys, token, tokenState: current, depositAmount, ...asset };
       });
-      assertNoCreditRace(token, await this.readConfidentialToken(token, 'account'));
-      return { signature };
+      return { signature, raced: creditRaced(await this.readConfidentialToken(token, 'account')) };
     });
   }
 

@@ -9,7 +9,7 @@ import { openAccountKeys } from '../keys/account-keys';
 import { operatorSigner } from '../keys/seed-signer';
 import { LedgerError } from '../ledger.errors';
 import { type ProofEngine } from '../proof-engine/proof-engine';
-import { decryptAvailable, decryptPending } from './balance-decryption';
+import { decryptAvailableForApply, decryptPending } from './balance-decryption';
 import { type ApplyPendingJob, type SignedTransactionPlan } from './build-job';
 import { planAndSign } from './plan-signing';
 
@@ -33,7 +33,7 @@ export async function buildApplyPending(
   const { signer, ae } = openAccountKeys(job.keys);
   const payer = operatorSigner(job.context.feePayerSeed);
   const newAvailable =
-    decryptAvailable(extension, ae) +
+    decryptAvailableForApply(extension, ae, job.keys.elgamalSecret, engine) +
     decryptPending(extension, job.keys.elgamalSecret, engine) +
     job.depositAmount;
   const instructions: Instruction[] = [];

@@ -1,4 +1,4 @@
-import { zk } from '@cts/crypto';
+import { subtractAmount, zk } from '@cts/crypto';
 import { type AeKey } from '../keys/account-keys';
 import { type ProofEngine } from '../proof-engine/proof-engine';
 import { type ConfidentialAccountExtension } from '../accounts/token-state';
@@ -13,6 +13,34 @@ export function decryptAvailable(extension: ConfidentialAccountExtension, ae: Ae
     throw new LedgerError('account_key_mismatch', 'the AE key does not open this account balance');
   }
   return amount;
+}
+
+/**
+ * The available balance as an apply must restate it. The AE copy is what the last apply wrote; a
+ * credit that landed between that apply's read and its execution went into the balance on the
+ * ledger but not into the copy, and token-2022 records it: the actual credit counter differs from
+ * the expected one. Then the ElGamal balance minus the copy encrypts exactly the credits missed,
+ * a discrete log the proof engine takes (up to 2³²−1 base units, a race's few credits).
+ */
+export function decryptAvailableForApply(
+  extension: ConfidentialAccountExtension,
+  ae: AeKey,
+  elgamalSecret: Uint8Array,
+  engine: ProofEngine,
+): bigint {
+  const copy = decryptAvailable(extension, ae);
+  if (extension.actualPendingBalanceCreditCounter === extension.expectedPendingBalanceCreditCounter) {
+    return copy;
+  }
+  const missed = subtractAmount(new Uint8Array(extension.availableBalance), copy);
+  const amount = missed && engine.decryptU32(elgamalSecret, missed);
+  if (amount === undefined) {
+    throw new LedgerError(
+      'pending_balance_race',
+      'credits that reached the account while its pending balance was applied are beyond what can be decrypted',
+    );
+  }
+  return copy + amount;
 }
 
 /**

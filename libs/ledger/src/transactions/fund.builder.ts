@@ -9,7 +9,7 @@ import { openAccountKeys } from '../keys/account-keys';
 import { operatorSigner } from '../keys/seed-signer';
 import { LedgerError } from '../ledger.errors';
 import { type ProofEngine } from '../proof-engine/proof-engine';
-import { decryptAvailable, decryptPending } from './balance-decryption';
+import { decryptAvailableForApply, decryptPending } from './balance-decryption';
 import { type FundJob, type SignedTransactionPlan } from './build-job';
 import { planAndSign } from './plan-signing';
 
@@ -29,7 +29,9 @@ export async function buildFund(job: FundJob, engine: ProofEngine): Promise<Sign
   const payer = operatorSigner(job.context.feePayerSeed);
   const mintAuthority = operatorSigner(job.mintAuthoritySeed);
   const newAvailable =
-    decryptAvailable(extension, ae) + decryptPending(extension, job.keys.elgamalSecret, engine) + job.amount;
+    decryptAvailableForApply(extension, ae, job.keys.elgamalSecret, engine) +
+    decryptPending(extension, job.keys.elgamalSecret, engine) +
+    job.amount;
   const instructions = [
     getMintToInstruction({ mint: job.mint, token: job.token, mintAuthority, amount: job.amount }),
     getConfidentialDepositInstruction({
