@@ -98,6 +98,52 @@ describe('request validation', () => {
       expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'type' });
     });
 
+    it('refuses an unknown query parameter on every GET of the API, those without parameters included', async () => {
+      const alice = seedAccount(gateway.accounts);
+      const document = (await request(gateway.url).get('/docs/openapi.json').expect(200)).body as {
+        paths: Record<string, { get?: unknown }>;
+      };
+      const paths = Object.entries(document.paths)
+        .filter(([path, item]) => path.startsWith('/v1/') && item.get !== undefined)
+        .map(([path]) => path.replace(/\{[^}]+\}/g, 'id_1'));
+      // The routes a fuzzing pass found ignoring unknown parameters are among them.
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          '/v1/webhooks',
+          '/v1/api-keys',
+          '/v1/accounts/me/agents',
+          '/v1/agents/transactions/pending',
+          '/v1/accounts/me/spend-policy',
+        ]),
+      );
+
+      for (const path of paths) {
+        const res = await request(gateway.url).get(`${path}?colour=red`).set(bearer(alice.keys.test.secret));
+
+        expect({ path, status: res.status, body: res.body as unknown }).toEqual({
+          path,
+          status: 400,
+          body: {
+            error: {
+              code: 'invalid_request',
+              message: 'Unknown query parameter colour',
+              param: 'colour',
+              request_id: res.headers['x-request-id'],
+            },
+          },
+        });
+      }
+    });
+
+    it('still answers a GET without query parameters as before', async () => {
+      const alice = seedAccount(gateway.accounts);
+
+      const res = await request(gateway.url).get('/v1/accounts/me').set(bearer(alice.keys.test.secret));
+
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ account_id: alice.accountId });
+    });
+
     it('validates path parameters too', async () => {
       const alice = seedAccount(gateway.accounts);
 

@@ -22,6 +22,7 @@ import {
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
+import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { OwnerAccount, OwnerKeysOnlyGuard } from './owner-keys-only.guard';
@@ -84,7 +85,7 @@ export class WebhooksController {
     summary: "The account's webhook subscriptions in the key's environment (never their secrets)",
   })
   @ApiOkResponse({ description: 'Every live subscription', standardSchema: WebhookListSchema })
-  async list(@CurrentCaller() caller: Caller) {
+  async list(@CurrentCaller() caller: Caller, @Query({ schema: NoQuery }) _query: NoQuery) {
     return unwrap(await this.commands.send(ListWebhooks, this.scope(caller), caller.context));
   }
 
@@ -95,6 +96,7 @@ export class WebhooksController {
   async get(
     @CurrentCaller() caller: Caller,
     @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
+    @Query({ schema: NoQuery }) _query: NoQuery,
   ): Promise<WebhookSubscription> {
     return unwrap(
       await this.commands.send(GetWebhook, { ...this.scope(caller), webhook_id: webhookId }, caller.context),
