@@ -74,7 +74,7 @@ async function startInScope(
     app.use(requestTracing);
     app.use(securityHeaders);
     app.use(requestLogging(logger));
-    // JSON only: any other body is left unparsed and fails validation as "not a JSON object".
+    // JSON only: another Content-Type is left unparsed, and refused (400) by a route that reads a body.
     app.use(parseJsonBodies(JSON_BODY_LIMIT));
     const document = buildOpenApiDocument(app);
     app.use(methodNotAllowed(document));

@@ -1,4 +1,6 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DomainError, isWellFormedText } from '@cts/contracts';
 import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -47,17 +49,60 @@ function bodyError(problem: BodyProblem): DomainError {
   );
 }
 
-/** Runs after the guards, before anything reads the body: refuses the body `parseJsonBodies` could not use. */
+/**
+ * Runs after the guards, before anything reads the body: refuses the body `parseJsonBodies` could not
+ * use, and a body of another Content-Type sent to a route that reads one (it was never parsed).
+ */
 @Injectable()
 export class BodyErrorInterceptor implements NestInterceptor {
   constructor(private readonly adapter: HttpAdapterHost) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const error = bodyErrors.get(context.switchToHttp().getRequest<Request>());
+    const req = context.switchToHttp().getRequest<Request>();
+    const error = bodyErrors.get(req);
     if (error !== undefined) {
       // The mapping Nest gives a body-parser error (400 for bad JSON, 413 for too large, …).
       throw error instanceof DomainError ? error : this.adapter.httpAdapter.mapException(error);
     }
+    // `req.is` is null without a body (left to the route's schema) and false for another media type.
+    // An empty body with no Content-Type (a bare POST, which clients send with Content-Length: 0)
+    // is no body either.
+    const contentType = req.headers['content-type'];
+    const empty = contentType === undefined && req.headers['content-length'] === '0';
+    if (req.body === undefined && req.is('application/json') === false && !empty && readsBody(context)) {
+      throw notJson(contentType);
+    }
     return next.handle();
   }
+}
+
+/** Whether the route's handler takes the request body (`@Body(…)`): a route without one ignores it. */
+function readsBody(context: ExecutionContext): boolean {
+  const args: unknown = Reflect.getMetadata(
+    ROUTE_ARGS_METADATA,
+    context.getClass(),
+    context.getHandler().name,
+  );
+  return Object.keys(args ?? {}).some((key) => key.startsWith(`${RouteParamtypes.BODY}:`));
+}
+
+/** A plain media type (`text/plain`), as RFC 6838 spells one: only such a header is echoed back. */
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+/**
+ * 400 `invalid_request`, as any body the route cannot read (415 is kept for a JSON body in a charset
+ * or encoding the parser cannot decode): the message says what to send instead.
+ */
+function notJson(contentType: string | undefined): DomainError {
+  const sent = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const what =
+    contentType === undefined
+      ? 'the request has a body but no Content-Type'
+      : MEDIA_TYPE.test(sent)
+        ? `not ${sent}`
+        : 'not what the request sent';
+  return new DomainError(
+    'invalid_request',
+    `Content-Type must be application/json, ${what}: send the body as a JSON object`,
+  );
 }

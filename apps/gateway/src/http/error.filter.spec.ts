@@ -165,7 +165,9 @@ describe('errors over HTTP', () => {
       .expect(400);
 
     expect(res.body.error.code).toBe('invalid_request');
-    expect(res.body.error.message).toMatch(/must be a JSON object/);
+    expect(res.body.error.message).toBe(
+      'Content-Type must be application/json, not application/x-www-form-urlencoded: send the body as a JSON object',
+    );
   });
 
   it('answers an unexpected failure with a generic 500 and logs it under an error id', async () => {

@@ -22,7 +22,7 @@ export class SchemaValidationPipe implements PipeTransform {
     }
     const result = await schema['~standard'].validate(value);
     if (result.issues) {
-      const error = invalidRequest(result.issues[0], metadata);
+      const error = invalidRequest(result.issues[0], metadata, value);
       const owner = errorCodeOwner(schema, pathOf(result.issues[0] ?? { message: '' }));
       throw owner ? ownedError(owner, result.issues[0], error, metadata) : error;
     }
@@ -30,7 +30,7 @@ export class SchemaValidationPipe implements PipeTransform {
   }
 }
 
-function invalidRequest(issue: Issue | undefined, metadata: ArgumentMetadata): DomainError {
+function invalidRequest(issue: Issue | undefined, metadata: ArgumentMetadata, value: unknown): DomainError {
   const where =
     metadata.type === 'query' ? 'query parameter' : metadata.type === 'param' ? 'path parameter' : 'field';
   if (!issue) {
@@ -45,6 +45,13 @@ function invalidRequest(issue: Issue | undefined, metadata: ArgumentMetadata): D
   if (unknown.length > 0) {
     const param = [...path, unknown[0]].join('.');
     return new DomainError('invalid_request', `Unknown ${where} ${param}`, { param });
+  }
+  if (path.length === 0 && metadata.type === 'body' && value === undefined) {
+    // Nothing was sent (a body of another Content-Type is refused before validation, saying so).
+    return new DomainError(
+      'invalid_request',
+      'The request has no body: send a JSON object with Content-Type: application/json',
+    );
   }
   if (path.length === 0) {
     const what = metadata.type === 'body' ? 'The request body must be a JSON object' : `Invalid ${where}s`;

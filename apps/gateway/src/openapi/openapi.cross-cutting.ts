@@ -91,8 +91,8 @@ function addRetryAfterHeader(operation: OperationObject): void {
 
 /**
  * The body parser refuses a body before any route reads it (after authentication): too large is 413,
- * a charset or Content-Encoding it cannot decode is 415. Another Content-Type is not parsed at all
- * and fails validation with 400 like a missing body.
+ * a charset or Content-Encoding it cannot decode is 415. Another Content-Type is not parsed at all:
+ * 400 `invalid_request` saying the body must be application/json (the request body's only media type).
  */
 function addBodyErrors(operation: OperationObject, bodyLimit: string): void {
   const refusals = {
