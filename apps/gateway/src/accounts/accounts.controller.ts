@@ -1,10 +1,9 @@
-import { Get, Query } from '@nestjs/common';
+import { Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type Account, GetAccount } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { AccountSchema } from './accounts.schemas';
@@ -17,7 +16,7 @@ export class AccountsController {
   @ApiOperation({ summary: 'The authenticated account' })
   @ApiOkResponse({ description: 'The account', standardSchema: AccountSchema })
   @ApiErrors([404, 'account_not_found'])
-  async me(@CurrentCaller() caller: Caller, @Query({ schema: NoQuery }) _query: NoQuery): Promise<Account> {
+  async me(@CurrentCaller() caller: Caller): Promise<Account> {
     return unwrap(
       await this.commands.send(
         GetAccount,

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CommandBus } from '@cts/messaging';
 import { environmentOfNewKey } from '../api-keys/api-keys.domain';
@@ -11,7 +11,6 @@ import {
 } from '../api-keys/api-keys.schemas';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { requireAgentOwner } from './agent-ownership';
 import { AgentIdParam, AgentKeyBody } from './agents.schemas';
@@ -52,7 +51,6 @@ export class AgentApiKeysController {
   async list(
     @CurrentCaller() caller: Caller,
     @Param('account_id', { schema: AgentIdParam }) agentId: string,
-    @Query({ schema: NoQuery }) _query: NoQuery,
   ) {
     await this.requireOwner(caller, agentId);
     return this.apiKeys.list(agentId, caller.principal.environment, caller.context);

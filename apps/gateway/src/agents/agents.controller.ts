@@ -1,10 +1,9 @@
-import { Body, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { GetSpendPolicy, UpdateSpendPolicy } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { AgentAccountsService } from './agent-accounts.service';
@@ -41,7 +40,7 @@ export class OwnAgentsController {
     summary: "The caller's agent accounts, each with its address and policy in the key's environment",
   })
   @ApiOkResponse({ description: 'Every agent the caller owns', standardSchema: AgentListSchema })
-  list(@CurrentCaller() caller: Caller, @Query({ schema: NoQuery }) _query: NoQuery) {
+  list(@CurrentCaller() caller: Caller) {
     return this.agents.list(caller);
   }
 }
@@ -57,7 +56,6 @@ export class AgentsController {
   async policy(
     @CurrentCaller() caller: Caller,
     @Param('account_id', { schema: AgentIdParam }) agentId: string,
-    @Query({ schema: NoQuery }) _query: NoQuery,
   ) {
     const { account_id, environment } = caller.principal;
     return unwrap(

@@ -1,10 +1,9 @@
-import { Get, Query } from '@nestjs/common';
+import { Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { GetOwnSpendPolicy } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { SpendPolicySchema } from './agents.schemas';
@@ -18,7 +17,7 @@ export class OwnSpendPolicyController {
   @ApiOperation({ summary: 'The spend policy governing the calling agent (agent keys only; read-only)' })
   @ApiOkResponse({ description: 'The policy in force', standardSchema: SpendPolicySchema })
   @ApiErrors([404, 'agent_not_found: the calling account is not an agent'])
-  async get(@CurrentCaller() caller: Caller, @Query({ schema: NoQuery }) _query: NoQuery) {
+  async get(@CurrentCaller() caller: Caller) {
     const { account_id, environment } = caller.principal;
     return unwrap(
       await this.commands.send(

@@ -1,10 +1,9 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { GetAccount } from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { environmentOfNewKey, refuseAgentKeyManagement } from './api-keys.domain';
@@ -34,7 +33,7 @@ export class ApiKeysController {
     standardSchema: ApiKeyListSchema,
   })
   @ApiErrors([403, "forbidden: an agent's key (its owner lists them at /v1/agents/{account_id}/api-keys)"])
-  async list(@CurrentCaller() caller: Caller, @Query({ schema: NoQuery }) _query: NoQuery) {
+  async list(@CurrentCaller() caller: Caller) {
     await this.refuseAgent(caller, 'list');
     const { account_id, environment } = caller.principal;
     return this.apiKeys.list(account_id, environment, caller.context);

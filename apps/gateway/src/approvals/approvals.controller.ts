@@ -1,4 +1,4 @@
-import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import {
   type AgentTransactionResource,
@@ -14,7 +14,6 @@ import {
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import {
@@ -46,10 +45,7 @@ export class AgentTransactionsController {
     description: 'The pending approvals (no amounts)',
     standardSchema: PendingApprovalListSchema,
   })
-  async pending(
-    @CurrentCaller() caller: Caller,
-    @Query({ schema: NoQuery }) _query: NoQuery,
-  ): Promise<PendingApprovalList> {
+  async pending(@CurrentCaller() caller: Caller): Promise<PendingApprovalList> {
     const { account_id, environment } = caller.principal;
     return unwrap(
       await this.commands.send(
@@ -70,7 +66,6 @@ export class AgentTransactionsController {
   async get(
     @CurrentCaller() caller: Caller,
     @Param('transaction_id', { schema: TransactionIdParam }) transactionId: string,
-    @Query({ schema: NoQuery }) _query: NoQuery,
   ): Promise<AgentTransactionView> {
     const { account_id, environment } = caller.principal;
     return unwrap(

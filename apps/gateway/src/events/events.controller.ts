@@ -4,7 +4,6 @@ import { EVENT_TYPES, type EventResource, GetEvent, ListEvents } from '@cts/cont
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import {
@@ -93,7 +92,6 @@ export class EventsController {
   async get(
     @CurrentCaller() caller: Caller,
     @Param('event_id', { schema: EventIdPathParam }) eventId: string,
-    @Query({ schema: NoQuery }) _query: NoQuery,
   ): Promise<EventResource> {
     return unwrap(
       await this.commands.send(

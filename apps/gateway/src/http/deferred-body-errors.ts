@@ -1,11 +1,10 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DomainError, isWellFormedText } from '@cts/contracts';
 import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { type Observable } from 'rxjs';
 import { bodyProblem, type BodyProblem, MAX_BODY_DEPTH } from './body-problem';
+import { RouteParamtypes, routeTakes } from './route-arguments';
 
 /** The largest JSON body the gateway reads; a larger one is refused with 413 (and documented so). */
 export const JSON_BODY_LIMIT = '100kb';
@@ -69,21 +68,16 @@ export class BodyErrorInterceptor implements NestInterceptor {
     // is no body either.
     const contentType = req.headers['content-type'];
     const empty = contentType === undefined && req.headers['content-length'] === '0';
-    if (req.body === undefined && req.is('application/json') === false && !empty && readsBody(context)) {
+    if (
+      req.body === undefined &&
+      req.is('application/json') === false &&
+      !empty &&
+      routeTakes(context, RouteParamtypes.BODY)
+    ) {
       throw notJson(contentType);
     }
     return next.handle();
   }
-}
-
-/** Whether the route's handler takes the request body (`@Body(…)`): a route without one ignores it. */
-function readsBody(context: ExecutionContext): boolean {
-  const args: unknown = Reflect.getMetadata(
-    ROUTE_ARGS_METADATA,
-    context.getClass(),
-    context.getHandler().name,
-  );
-  return Object.keys(args ?? {}).some((key) => key.startsWith(`${RouteParamtypes.BODY}:`));
 }
 
 /** A plain media type (`text/plain`), as RFC 6838 spells one: only such a header is echoed back. */

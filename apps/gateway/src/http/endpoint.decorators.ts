@@ -4,6 +4,7 @@ import { AdminGuard } from '../admin/admin.guard';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { UndeclaredQueryInterceptor } from './undeclared-query.interceptor';
 import { ErrorResponseSchema } from './error.schemas';
 
 export const API_KEY_SECURITY = 'api_key';
@@ -19,14 +20,15 @@ export function ApiErrors(...errors: [status: number, codes: string][]) {
 }
 
 /**
- * A public `/v1/<path>` controller: API key authentication, per-key rate limit and Idempotency-Key
- * handling come with it, so a new endpoint is only its handler method.
+ * A public `/v1/<path>` controller: API key authentication, per-key rate limit, refusing a query a
+ * GET does not declare, and Idempotency-Key handling come with it, so a new endpoint is only its
+ * handler method.
  */
 export function V1Controller(path: string, tag: string) {
   return applyDecorators(
     Controller(`v1/${path}`),
     UseGuards(ApiKeyGuard, RateLimitGuard),
-    UseInterceptors(IdempotencyInterceptor),
+    UseInterceptors(UndeclaredQueryInterceptor, IdempotencyInterceptor),
     ApiTags(tag),
     ApiBearerAuth(API_KEY_SECURITY),
     ApiErrors(

@@ -23,12 +23,3 @@ export function QueryInteger(min: number, max: number, fallback: number) {
 export function IdString() {
   return withoutControlCharacters(z.string().min(1).max(64));
 }
-
-/**
- * The query of a route that takes no query parameters: any parameter is unknown, and answered
- * `400 invalid_request` naming it, like an unknown parameter of a route with some. Declare it on every
- * such GET (`@Query({ schema: NoQuery }) _query: NoQuery`): a misspelt or unsupported parameter is
- * refused, not silently ignored.
- */
-export const NoQuery = z.object({}).strict();
-export type NoQuery = z.infer<typeof NoQuery>;

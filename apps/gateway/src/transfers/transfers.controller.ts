@@ -5,7 +5,6 @@ import { CommandBus } from '@cts/messaging';
 import { type Request, type Response } from 'express';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from '../idempotency/idempotency.domain';
@@ -82,7 +81,6 @@ export class TransfersController {
   async get(
     @CurrentCaller() caller: Caller,
     @Param('transfer_id', { schema: TransferIdParam }) transferId: string,
-    @Query({ schema: NoQuery }) _query: NoQuery,
   ) {
     const { account_id, environment } = caller.principal;
     return unwrap(

@@ -22,7 +22,6 @@ import {
 import { CommandBus } from '@cts/messaging';
 import { CurrentCaller } from '../http/caller.decorator';
 import { ApiErrors, V1Controller } from '../http/endpoint.decorators';
-import { NoQuery } from '../http/query.schemas';
 import { type Caller } from '../http/request-context';
 import { unwrap } from '../http/result';
 import { OwnerAccount, OwnerKeysOnlyGuard } from './owner-keys-only.guard';
@@ -85,7 +84,7 @@ export class WebhooksController {
     summary: "The account's webhook subscriptions in the key's environment (never their secrets)",
   })
   @ApiOkResponse({ description: 'Every live subscription', standardSchema: WebhookListSchema })
-  async list(@CurrentCaller() caller: Caller, @Query({ schema: NoQuery }) _query: NoQuery) {
+  async list(@CurrentCaller() caller: Caller) {
     return unwrap(await this.commands.send(ListWebhooks, this.scope(caller), caller.context));
   }
 
@@ -96,7 +95,6 @@ export class WebhooksController {
   async get(
     @CurrentCaller() caller: Caller,
     @Param('webhook_id', { schema: WebhookIdParam }) webhookId: string,
-    @Query({ schema: NoQuery }) _query: NoQuery,
   ): Promise<WebhookSubscription> {
     return unwrap(
       await this.commands.send(GetWebhook, { ...this.scope(caller), webhook_id: webhookId }, caller.context),
