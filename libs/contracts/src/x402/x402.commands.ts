@@ -5,7 +5,7 @@ import { Timestamp } from '../parties';
 import { CommandTopics } from '../topics';
 import { HeldX402Payment } from '../approvals/approval.events';
 import { HeldTransaction } from '../transfers/transfer.schemas';
-import { X402PaymentResource } from './x402.schemas';
+import { X402ChainSignature, X402PaymentResource } from './x402.schemas';
 
 /**
  * An agent pays an x402 `402 Payment Required` answer (issue 20). transfer-service picks an `accepts`
@@ -60,7 +60,7 @@ export const ReportX402Settlement = defineCommand(
     account_id: z.string().min(1),
     environment: Environment,
     payment_id: z.string().min(1).max(64),
-    chain_signature: z.string().min(1).max(128),
+    chain_signature: X402ChainSignature,
   }),
   X402PaymentResource,
 );

@@ -6,6 +6,9 @@ import { AssetCode } from '../transfers/transfer.schemas';
 export const X402_PUBLIC_AMOUNT_NOTICE =
   'An x402 payment is a public token transfer: its amount, payer and payee are visible on the chain.';
 
+/** A settling transaction's signature as reported (base58 of 64 bytes is 87 or 88 characters). */
+export const X402ChainSignature = z.string().min(1).max(128);
+
 export const X402PaymentStatus = z.enum(['signed', 'settled']);
 export type X402PaymentStatus = z.infer<typeof X402PaymentStatus>;
 

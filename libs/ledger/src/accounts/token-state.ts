@@ -16,6 +16,14 @@ export function confidentialExtensionOf(token: Token): ConfidentialAccountExtens
   return found ?? null;
 }
 
+/**
+ * A credit landed between the last apply's read and its execution: token-2022 applied it, but the
+ * decryptable (AE) balance that apply wrote does not hold it. The credit counters record it.
+ */
+export function creditsMissedByLastApply(extension: ConfidentialAccountExtension): boolean {
+  return extension.actualPendingBalanceCreditCounter !== extension.expectedPendingBalanceCreditCounter;
+}
+
 export function confidentialMintExtensionOf(mint: Mint): ConfidentialMintExtension | null {
   const found = extensionsOf(mint).find(
     (extension): extension is ConfidentialMintExtension => extension.__kind === 'ConfidentialTransferMint',

@@ -1,6 +1,10 @@
 import { type Address, getAddressEncoder } from '@solana/kit';
 import { type Token } from '@solana-program/token-2022';
-import { confidentialExtensionOf, isConfidentialReady } from '../accounts/token-state';
+import {
+  confidentialExtensionOf,
+  creditsMissedByLastApply,
+  isConfidentialReady,
+} from '../accounts/token-state';
 import { type LedgerAccountView } from '../ledger.port';
 import { readTokens } from './account-reader';
 import { type LedgerRpc } from './ledger-rpc';
@@ -31,8 +35,7 @@ export function toAccountView(identity: AccountIdentity, token: Token | null): L
     pendingBalanceLo: new Uint8Array(extension.pendingBalanceLow),
     pendingBalanceHi: new Uint8Array(extension.pendingBalanceHigh),
     pendingCreditCounter: extension.pendingBalanceCreditCounter,
-    decryptableStale:
-      extension.actualPendingBalanceCreditCounter !== extension.expectedPendingBalanceCreditCounter,
+    decryptableStale: creditsMissedByLastApply(extension),
   };
 }
 

@@ -1,6 +1,6 @@
 import { type Address } from '@solana/kit';
 import { type Token } from '@solana-program/token-2022';
-import { confidentialExtensionOf } from '../accounts/token-state';
+import { confidentialExtensionOf, creditsMissedByLastApply } from '../accounts/token-state';
 import { LedgerError } from '../ledger.errors';
 
 /**
@@ -9,10 +9,7 @@ import { LedgerError } from '../ledger.errors';
  */
 export function creditRaced(afterApply: Token): boolean {
   const extension = confidentialExtensionOf(afterApply);
-  return (
-    extension !== null &&
-    extension.actualPendingBalanceCreditCounter !== extension.expectedPendingBalanceCreditCounter
-  );
+  return extension !== null && creditsMissedByLastApply(extension);
 }
 
 /** Applies of one pending balance that credits may race before giving up (each restates the last). */

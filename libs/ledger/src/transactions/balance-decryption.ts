@@ -1,7 +1,7 @@
 import { subtractAmount, zk } from '@cts/crypto';
 import { type AeKey } from '../keys/account-keys';
 import { type ProofEngine } from '../proof-engine/proof-engine';
-import { type ConfidentialAccountExtension } from '../accounts/token-state';
+import { type ConfidentialAccountExtension, creditsMissedByLastApply } from '../accounts/token-state';
 import { InsufficientFundsOnchainError, LedgerError } from '../ledger.errors';
 
 const PENDING_LO_BITS = 16n;
@@ -29,7 +29,7 @@ export function decryptAvailableForApply(
   engine: ProofEngine,
 ): bigint {
   const copy = decryptAvailable(extension, ae);
-  if (extension.actualPendingBalanceCreditCounter === extension.expectedPendingBalanceCreditCounter) {
+  if (!creditsMissedByLastApply(extension)) {
     return copy;
   }
   const missed = subtractAmount(new Uint8Array(extension.availableBalance), copy);

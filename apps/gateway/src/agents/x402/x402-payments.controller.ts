@@ -1,6 +1,12 @@
 import { Body, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { clientIdempotencyKey, DomainError, PayX402, ReportX402Settlement } from '@cts/contracts';
+import {
+  clientIdempotencyKey,
+  DomainError,
+  PayX402,
+  ReportX402Settlement,
+  X402ChainSignature,
+} from '@cts/contracts';
 import { CommandBus } from '@cts/messaging';
 import { type Request, type Response } from 'express';
 import { CurrentCaller } from '../../http/caller.decorator';
@@ -12,7 +18,6 @@ import { IdempotencyIdentity } from '../../idempotency/idempotency-identity.deco
 import { decodeX402Header, settledTransactionOf } from './x402-headers.domain';
 import { x402PaymentIdentity } from './x402-payment-identity.domain';
 import {
-  ChainSignature,
   HeldX402TransactionSchema,
   X402PaymentBody,
   X402PaymentIdParam,
@@ -126,7 +131,7 @@ function chainSignatureOf(body: X402SettlementBody): string {
   }
   // chain_signature was checked with the body; the header's `transaction` is checked here, as the
   // settlement command would refuse it.
-  if (!ChainSignature.safeParse(signature).success) {
+  if (!X402ChainSignature.safeParse(signature).success) {
     throw new DomainError('invalid_request', 'payment_response.transaction is not a transaction signature', {
       param: 'payment_response',
     });

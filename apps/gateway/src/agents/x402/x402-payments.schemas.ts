@@ -1,4 +1,9 @@
-import { HeldX402Transaction, withoutControlCharacters, X402PaymentResource } from '@cts/contracts';
+import {
+  HeldX402Transaction,
+  withoutControlCharacters,
+  X402ChainSignature,
+  X402PaymentResource,
+} from '@cts/contracts';
 import { z } from 'zod';
 import { IdString } from '../../http/query.schemas';
 
@@ -29,9 +34,6 @@ export const X402PaymentBody = z
   .meta({ id: 'X402PaymentRequest' });
 export type X402PaymentBody = z.infer<typeof X402PaymentBody>;
 
-/** A transaction signature as the settlement command takes it (base58 of 64 bytes is 87 or 88 characters). */
-export const ChainSignature = z.string().min(1).max(128);
-
 export const X402SettlementBody = z
   .object({
     payment_response: z
@@ -40,7 +42,7 @@ export const X402SettlementBody = z
       .max(MAX_HEADER)
       .optional()
       .describe('The PAYMENT-RESPONSE header of the paid response, as received'),
-    chain_signature: ChainSignature.optional().describe('Or the settling transaction’s signature'),
+    chain_signature: X402ChainSignature.optional().describe('Or the settling transaction’s signature'),
   })
   .strict()
   .meta({ id: 'X402SettlementRequest' });
