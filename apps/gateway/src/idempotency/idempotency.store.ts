@@ -115,8 +115,8 @@ export class IdempotencyStore {
    * told to retry again (503), not that the key is in use by another request (409).
    */
   async markLate(lock: IdempotencyLock): Promise<void> {
-    const record = await this.read(lock.scope, lock.key);
-    if (record?.state === 'in_progress' && record.owner === lock.owner) {
+    const record = await this.heldBy(lock);
+    if (record) {
       const late: IdempotencyRecord = { ...record, late: true };
       await this.cache.set(
         this.sealing.storageKey(lock.scope, lock.key),
@@ -128,10 +128,17 @@ export class IdempotencyStore {
 
   /** Frees the key after a failure worth retrying (5xx), unless another request holds it by now. */
   async release(lock: IdempotencyLock): Promise<void> {
-    const record = await this.read(lock.scope, lock.key);
-    if (record?.state === 'in_progress' && record.owner === lock.owner) {
+    if (await this.heldBy(lock)) {
       await this.cache.del(this.sealing.storageKey(lock.scope, lock.key));
     }
+  }
+
+  /** The key's in-progress record while `lock` still holds it (no other request took it since). */
+  private async heldBy(
+    lock: IdempotencyLock,
+  ): Promise<Extract<IdempotencyRecord, { state: 'in_progress' }> | undefined> {
+    const record = await this.read(lock.scope, lock.key);
+    return record?.state === 'in_progress' && record.owner === lock.owner ? record : undefined;
   }
 
   private async read(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
